@@ -1,0 +1,103 @@
+// The boundary between the rule language and the world.
+//
+// The evaluator never reads files or runs git: it asks a `Facts` implementation for the facts of
+// a source over a scope ("lines of the changed files", "functions of atom/**/*.py"). The runner
+// implements it over a Change (runner/facts/); tests implement it in memory.
+//
+// The schema (which sources exist, which fields they carry, with types and one-line docs) is
+// declared by the same implementation, so `runner check`, `runner sources` and evaluation read
+// one registry and cannot drift apart.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/value.hpp"
+
+namespace review::dsl {
+
+/// One field of a fact source's records.
+struct FieldSchema {
+  std::string name;
+  Type type = Type::Any;
+  std::string doc;            ///< one line, shown by `runner sources`
+  std::string fact_source;    ///< for Type::Fact (or lists of facts): the source of the referenced fact
+};
+
+/// One fact source: `lines(changed)`, `pr`, ...
+struct SourceSchema {
+  std::string name;
+  std::string doc;              ///< one line
+  bool takes_scope = true;      ///< false for `pr` (a single fact, written without parentheses)
+  std::vector<FieldSchema> fields;
+
+  /// Returns the field named `name`, or nullptr.
+  const FieldSchema* field(std::string_view name) const;
+};
+
+/// Where a query looks. `Changed` = head versions of the changed files; `Base` = their base
+/// versions; `Repo` = every tracked file at head; `Globs` = head files matching any glob
+/// (repository-relative, `**` crosses folders); `Files` = exactly the listed paths.
+struct Scope {
+  enum class Kind { Changed, Base, Repo, Globs, Files };
+  Kind kind = Kind::Changed;
+  std::vector<std::string> patterns;
+
+  friend bool operator==(const Scope&, const Scope&) = default;
+  /// "changed", "base", "repo", or the glob list as written.
+  std::string describe() const;
+};
+
+/// Ruleset-level data that sources need: the tier table (for files.tier/blast/fails), the globs
+/// that mark test files (files.is_test), and `let` lists a generic analysis may read by name
+/// (e.g. a suffix list for siblings).
+struct TierEntry {
+  int tier = 0;
+  std::string label;     ///< the tier block's label
+  std::string glob;
+  std::string blast;
+  std::string fails;
+};
+struct RulesetData {
+  std::vector<TierEntry> tiers;
+  std::vector<std::string> test_globs;
+  std::vector<std::pair<std::string, Value>> lets;
+
+  /// Returns the first `let` of that name, or null.
+  Value let(std::string_view name) const;
+};
+
+/// Thrown by Facts::query when a source cannot be computed (unknown source, unreadable input).
+/// The evaluator turns it into an internal diagnostic naming the rule; other rules still run.
+struct FactsError {
+  std::string message;
+};
+
+class Facts {
+ public:
+  virtual ~Facts() = default;
+
+  /// Returns every source this implementation answers, with its fields. Stable across calls.
+  virtual const std::vector<SourceSchema>& schema() const = 0;
+
+  /// Called once before evaluation with the ruleset's data.
+  virtual void configure(const RulesetData& data) = 0;
+
+  /// Returns the facts of `source` over `scope`, in file order then line order. Results may be
+  /// cached by the implementation; the same (source, scope) must return the same facts.
+  /// `source` is one of schema()'s names. Throws FactsError.
+  virtual const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) = 0;
+
+  /// Returns whether line `line` of head file `path` is an added line of the change.
+  virtual bool is_added(std::string_view path, int line) const = 0;
+};
+
+/// Glob match used everywhere a path is matched against a pattern (`like`, scopes, tiers):
+/// `*` matches within one path segment, `**` any number of segments (`a/**/b` matches `a/b`),
+/// `?` one character, `[...]` a character class, `{a,b}` alternatives. Case-sensitive.
+/// Returns false for malformed patterns rather than throwing.
+bool glob_match(std::string_view pattern, std::string_view path);
+
+}  // namespace review::dsl

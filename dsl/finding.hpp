@@ -1,0 +1,70 @@
+// The one neutral result type between rule evaluation and every output format.
+//
+// The evaluator produces `Finding`s; reporters (runner/report/) only project them into text,
+// JSON, SARIF, workflow commands or a verdict card. `RuleMeta` carries what a reporter needs to
+// describe a rule (SARIF tool.driver.rules, `runner explain`) without seeing the rule's AST.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace review::dsl {
+
+/// Severity as written in rules. SARIF level: block→error, warn→warning, note→note.
+enum class Severity { Note = 0, Warn = 1, Block = 2 };
+/// "verified": the evidence chain was followed on real code; "inferred": plausible, unconfirmed.
+enum class Evidence { Verified, Inferred };
+
+std::string_view severity_name(Severity s);   ///< "block", "warn", "note"
+std::string_view evidence_name(Evidence e);   ///< "verified", "inferred"
+
+/// A rule's `example` block.
+struct RuleExample {
+  bool bad = true;          ///< bad (must fire) or good (must not fire)
+  bool todo = false;        ///< todo-bad / todo-good: a known gap, reported but never failing
+  std::string language;     ///< "python", "cpp", "cmake", "markdown", "text", or "diff"
+  std::string code;         ///< dedented snippet
+  int line = 0;             ///< line of the example in the .rules file
+};
+
+/// What reporters know of a rule.
+struct RuleMeta {
+  std::string id;               ///< "D1b"
+  std::string title;            ///< plain-words name, used as annotation title
+  Severity severity = Severity::Warn;
+  Evidence evidence = Evidence::Verified;
+  std::vector<std::string> tags;
+  std::string problem, impact, action;  ///< the templates as written (with {holes})
+  std::string help;             ///< markdown
+  std::vector<RuleExample> examples;
+  std::string ruleset;          ///< name of the ruleset that declared it
+  std::string source_file;      ///< .rules file and line of the declaration
+  int source_line = 0;
+};
+
+/// One finding. `file` empty = pull-request-level finding (no location).
+struct Finding {
+  std::string rule_id;
+  std::string rule_title;
+  Severity severity = Severity::Warn;
+  Evidence evidence = Evidence::Verified;
+  std::vector<std::string> tags;
+
+  std::string file;             ///< repository-relative head path
+  int line = 0;                 ///< 1-based; 0 = whole file
+  int end_line = 0;             ///< inclusive; 0 = same as line
+  int column = 0;               ///< 1-based; 0 = unknown
+  std::string snippet;          ///< the head text of `line` (for fingerprints and code frames)
+
+  std::string problem, impact, action;  ///< templates with holes filled in
+
+  std::map<std::string, std::string> witness;  ///< captured values that triggered the finding
+  std::string tier;             ///< "1", "2" or "" when the file has no tier
+
+  bool suppressed = false;      ///< by an inline `review: ignore[ID]` or a baseline entry
+  std::string suppression_kind; ///< "inSource" or "external" (SARIF 2.1.0 §3.34.4)
+  std::string suppression_reason;
+};
+
+}  // namespace review::dsl

@@ -1,0 +1,121 @@
+#include "dsl/value.hpp"
+
+namespace review::dsl {
+
+std::string_view type_name(Type t) {
+  switch (t) {
+    case Type::Any: return "any";
+    case Type::Null: return "null";
+    case Type::Bool: return "bool";
+    case Type::Int: return "int";
+    case Type::String: return "string";
+    case Type::List: return "list";
+    case Type::Fact: return "fact";
+  }
+  return "any";
+}
+
+Type Value::type() const {
+  switch (v_.index()) {
+    case 0: return Type::Null;
+    case 1: return Type::Bool;
+    case 2: return Type::Int;
+    case 3: return Type::String;
+    case 4: return Type::List;
+    default: return Type::Fact;
+  }
+}
+
+bool Value::as_bool() const { return is_bool() ? std::get<bool>(v_) : false; }
+int64_t Value::as_int() const { return is_int() ? std::get<int64_t>(v_) : 0; }
+
+const std::string& Value::as_string() const {
+  static const std::string empty;
+  return is_string() ? std::get<std::string>(v_) : empty;
+}
+
+const Value::List& Value::as_list() const {
+  static const List empty;
+  return is_list() ? *std::get<std::shared_ptr<const List>>(v_) : empty;
+}
+
+const FactPtr& Value::as_fact() const {
+  static const FactPtr none;
+  return is_fact() ? std::get<FactPtr>(v_) : none;
+}
+
+bool Value::truthy() const {
+  switch (v_.index()) {
+    case 0: return false;
+    case 1: return as_bool();
+    case 2: return as_int() != 0;
+    case 3: return !as_string().empty();
+    case 4: return !as_list().empty();
+    default: return as_fact() != nullptr;
+  }
+}
+
+std::string Value::to_text() const {
+  switch (v_.index()) {
+    case 0: return {};
+    case 1: return as_bool() ? "true" : "false";
+    case 2: return std::to_string(as_int());
+    case 3: return as_string();
+    case 4: {
+      std::string out;
+      for (const auto& v : as_list()) {
+        if (!out.empty()) out += ", ";
+        out += v.to_text();
+      }
+      return out;
+    }
+    default: {
+      const auto& f = as_fact();
+      if (!f) return {};
+      Value t = f->get("text");
+      if (t.is_string()) return t.as_string();
+      Value n = f->get("name");
+      if (n.is_string()) return n.as_string();
+      return f->line ? f->file + ":" + std::to_string(f->line) : f->file;
+    }
+  }
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.v_.index() != b.v_.index()) return false;
+  switch (a.v_.index()) {
+    case 0: return true;
+    case 1: return a.as_bool() == b.as_bool();
+    case 2: return a.as_int() == b.as_int();
+    case 3: return a.as_string() == b.as_string();
+    case 4: return a.as_list() == b.as_list();
+    default: {
+      const auto& x = a.as_fact();
+      const auto& y = b.as_fact();
+      if (x == y) return true;
+      if (!x || !y) return false;
+      return x->source == y->source && x->file == y->file && x->line == y->line &&
+             x->column == y->column && x->fields.size() == y->fields.size() &&
+             x->get("name") == y->get("name");
+    }
+  }
+}
+
+Value Fact::get(std::string_view name) const {
+  if (auto it = fields.find(name); it != fields.end()) return it->second;
+  if (name == "file") return file.empty() ? Value() : Value(file);
+  if (name == "line") return Value(line);
+  if (name == "end_line") return Value(end_line ? end_line : line);
+  if (name == "column") return Value(column);
+  return {};
+}
+
+std::shared_ptr<Fact> make_fact(std::string source, std::string file, int line) {
+  auto f = std::make_shared<Fact>();
+  f->source = std::move(source);
+  f->file = std::move(file);
+  f->line = line;
+  return f;
+}
+
+}  // namespace review::dsl

@@ -1,0 +1,101 @@
+// The change model: one pull request (or local change) as every later stage reads it.
+//
+// A `Change` holds the changed files with their hunks (every hunk line with its kind and its base
+// and head line numbers), the pull-request metadata, and a `ContentSource` that returns the full
+// head or base text of any file. Sources of a Change (runner/change/): git revisions, a unified
+// diff file (with or without a repository), two folders, or an example snippet.
+//
+//   Change c = ...;
+//   for (const ChangedFile& f : c.files)
+//     for (int line : f.added_lines) ...;               // head line numbers of '+' lines
+//   std::optional<std::string> text = c.content->head("atom/config.py");
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace review::change {
+
+enum class FileStatus { Added, Modified, Deleted, Renamed, Copied };
+enum class LineKind { Context, Added, Removed };
+
+/// "added", "modified", "deleted", "renamed", "copied"
+std::string_view status_name(FileStatus s);
+
+/// One line of a hunk. `old_line` is 0 for added lines; `new_line` is 0 for removed lines.
+struct DiffLine {
+  LineKind kind = LineKind::Context;
+  int old_line = 0;
+  int new_line = 0;
+  std::string text;            ///< without the leading ' ', '+', '-' and without the line ending
+  bool no_newline_at_eof = false;  ///< followed by "\ No newline at end of file"
+};
+
+struct Hunk {
+  int old_start = 0, old_count = 0, new_start = 0, new_count = 0;
+  std::string section;         ///< function context after the second "@@", may be empty
+  std::vector<DiffLine> lines;
+};
+
+struct ChangedFile {
+  std::string path;            ///< head path ('/'-separated, repository-relative); base path if deleted
+  std::string old_path;        ///< base path (differs from path for renames/copies)
+  FileStatus status = FileStatus::Modified;
+  int similarity = 0;          ///< percent, for renames and copies
+  std::string old_mode, new_mode;  ///< e.g. "100644"; empty when unchanged
+  bool binary = false;
+  bool submodule = false;      ///< a gitlink (mode 160000) pointer change
+  bool skipped = false;        ///< not analysed; `skip_reason` says why (size limit, binary)
+  std::string skip_reason;
+  std::vector<Hunk> hunks;
+  int added_count = 0, removed_count = 0;
+  std::set<int> added_lines;   ///< head line numbers of added lines
+  std::set<int> removed_lines; ///< base line numbers of removed lines
+};
+
+/// Pull-request metadata. Every field may be empty for a local run.
+struct PrMeta {
+  int number = 0;
+  std::string title, body, author, url;
+  std::string base_ref, head_ref;  ///< branch names
+  std::string base_sha, head_sha;
+  std::vector<std::string> labels;
+  int commits = 0;
+  std::string repository;          ///< "owner/name"
+};
+
+/// Full file text at head and at base. Implementations: git objects (one long-lived
+/// `git cat-file --batch`), two folders, in-memory (tests, examples).
+class ContentSource {
+ public:
+  virtual ~ContentSource() = default;
+  /// Returns the head text of `path`, or nullopt when it does not exist at head (or is unknown).
+  virtual std::optional<std::string> head(const std::string& path) = 0;
+  /// Returns the base text of `path`, or nullopt.
+  virtual std::optional<std::string> base(const std::string& path) = 0;
+  /// Returns every file path at head (for `repo` scope), sorted. May be empty when unknown.
+  virtual std::vector<std::string> head_files() = 0;
+};
+
+struct Change {
+  std::vector<ChangedFile> files;  ///< in diff order
+  PrMeta pr;
+  std::shared_ptr<ContentSource> content;  ///< never null; may answer nullopt for everything
+  bool hunks_only = false;         ///< true when full texts are unknown (a diff without a repository)
+  std::vector<std::string> notes;  ///< things the user should know (skipped files, fallbacks)
+
+  /// Returns the changed file with head path `path`, or nullptr.
+  const ChangedFile* find(const std::string& path) const;
+};
+
+/// An error reading an input (git, diff, event, file). `where` is "pr.diff:120" or a path;
+/// the CLI prints "where: message" and exits 3.
+struct InputError {
+  std::string where;
+  std::string message;
+};
+
+}  // namespace review::change
