@@ -1,0 +1,82 @@
+#include "runner/github/comment.hpp"
+
+#include <cctype>
+
+#include "runner/github/check_run.hpp"
+
+namespace review::github {
+namespace {
+
+constexpr size_t kMaxCommentChars = 65536;
+
+CommentResult failed(const Response& r) {
+  CommentResult out;
+  if (r.status == 403 || r.status == 404) {
+    out.outcome = CommentOutcome::NoPermission;
+    out.message = "the token cannot write pull request comments \xE2\x80\x94 the verdict is in the step summary only";
+  } else {
+    out.outcome = CommentOutcome::Failed;
+    out.message = describe_failure(r);
+  }
+  return out;
+}
+
+void take_ids(CommentResult& out, const Response& r) {
+  auto j = r.json();
+  if (!j.is_object()) return;
+  if (j.contains("id") && j["id"].is_number_integer()) out.comment_id = j["id"].get<long long>();
+  if (j.contains("html_url") && j["html_url"].is_string()) out.html_url = j["html_url"].get<std::string>();
+}
+
+}  // namespace
+
+std::string sticky_marker(std::string_view ruleset) {
+  std::string name;
+  for (char c : ruleset) {
+    bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/' || c == '-';
+    name += keep ? c : '_';
+  }
+  // "--" may not appear inside an HTML comment.
+  for (size_t p = name.find("--"); p != std::string::npos; p = name.find("--")) name[p + 1] = '_';
+  return "<!-- review-action:" + name + " -->";
+}
+
+std::string sticky_body(std::string_view ruleset, std::string_view body_markdown) {
+  std::string marker = sticky_marker(ruleset) + "\n";
+  return marker + cut_output(body_markdown, kMaxCommentChars - marker.size());
+}
+
+CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long long number,
+                                    std::string_view ruleset, std::string_view body_markdown) {
+  const std::string marker = sticky_marker(ruleset);
+  const std::string body = sticky_body(ruleset, body_markdown);
+  const std::string issue = "/repos/" + std::string(repo) + "/issues/" + std::to_string(number);
+
+  PagedResponse list = client.get_all(issue + "/comments?per_page=100");
+  if (!list.ok()) return failed(list.last);
+
+  for (const auto& c : list.items) {
+    if (!c.is_object() || !c.contains("body") || !c["body"].is_string() || !c.contains("id") ||
+        !c["id"].is_number_integer())
+      continue;
+    if (c["body"].get<std::string>().find(marker) == std::string::npos) continue;
+    CommentResult out;
+    out.outcome = CommentOutcome::Updated;
+    out.comment_id = c["id"].get<long long>();
+    if (c.contains("html_url") && c["html_url"].is_string()) out.html_url = c["html_url"].get<std::string>();
+    if (c["body"].get<std::string>() == body) return out;  // nothing changed: no write
+    Response r = client.patch("/repos/" + std::string(repo) + "/issues/comments/" + std::to_string(out.comment_id),
+                              nlohmann::json{{"body", body}});
+    if (!r.ok()) return failed(r);
+    return out;
+  }
+
+  Response r = client.post(issue + "/comments", nlohmann::json{{"body", body}});
+  if (!r.ok()) return failed(r);
+  CommentResult out;
+  out.outcome = CommentOutcome::Created;
+  take_ids(out, r);
+  return out;
+}
+
+}  // namespace review::github
