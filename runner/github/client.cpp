@@ -149,7 +149,7 @@ std::string next_link(std::string_view link) {
 
 long parse_retry_after_seconds(std::string_view value) {
   std::string v = trim(value);
-  if (v.empty() || v.size() > 9) return -1;
+  if (v.empty() || v.size() > 12) return -1;  // also used for epoch seconds
   for (char c : v)
     if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
   return std::stol(v);

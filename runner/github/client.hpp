@@ -125,7 +125,8 @@ struct PagedResponse {
 std::string next_link(std::string_view link_header);
 
 /// Parses a `Retry-After` value given in seconds ("120"); -1 when absent or not a number
-/// (HTTP-dates are not used by GitHub and are treated as absent).
+/// (HTTP-dates are not used by GitHub and are treated as absent). Also parses `x-ratelimit-reset`
+/// (epoch seconds); more than 12 digits count as absent.
 long parse_retry_after_seconds(std::string_view value);
 
 class Client {

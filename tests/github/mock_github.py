@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""A tiny stand-in for the GitHub REST API, for tests only. Listens on 127.0.0.1 only.
+
+    mock_github.py --log requests.jsonl [--scenario scenario.json] [--port 0]
+
+Prints "PORT <n>" on stdout once it listens, then serves until killed (SIGTERM/SIGINT) or until
+a POST to /__shutdown. Every request is appended to the log as one JSON line:
+    {"method": "POST", "path": "/repos/o/r/check-runs", "query": "", "headers": {...}, "body": ...}
+(`body` is the parsed JSON, or the raw text when it is not JSON, or null when empty).
+
+The scenario (JSON) scripts answers per route; a route's answers are used in order and the last
+one repeats:
+    {"routes": [{"method": "POST", "path": "/repos/o/r/check-runs",
+                 "responses": [{"status": 500, "body": {"message": "boom"}},
+                               {"status": 201, "body": {"id": 7}, "headers": {"Retry-After": "2"}}]}],
+     "comments": {"per_page": 2, "initial": [{"id": 1, "body": "hello"}]}}
+Without a matching route the server behaves like a small GitHub:
+    POST  /repos/{o}/{r}/check-runs                 -> 201 {"id": n, "html_url": ...}
+    PATCH /repos/{o}/{r}/check-runs/{id}            -> 200 {"id": id}
+    GET   /repos/{o}/{r}/issues/{n}/comments        -> 200 page of stored comments, Link rel="next"
+    POST  /repos/{o}/{r}/issues/{n}/comments        -> 201 stored comment
+    PATCH /repos/{o}/{r}/issues/comments/{id}       -> 200 updated comment (404 if unknown)
+    anything else                                   -> 404 {"message": "Not Found"}
+"""
+import argparse
+import json
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+class State:
+    def __init__(self, scenario, log_path):
+        self.lock = threading.Lock()
+        self.routes = []
+        for r in scenario.get("routes", []):
+            self.routes.append({"method": r.get("method", "GET").upper(), "path": r["path"],
+                                "responses": list(r.get("responses", [])), "used": 0})
+        comments = scenario.get("comments", {})
+        self.per_page = int(comments.get("per_page", 30))
+        self.comments = [dict(c) for c in comments.get("initial", [])]
+        self.next_id = 1000 + max([c.get("id", 0) for c in self.comments] + [0])
+        self.next_check = 1
+        self.log = open(log_path, "a", encoding="utf-8")
+
+
+def make_handler(state):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *args):  # quiet: the JSON log is the record
+            pass
+
+        def _answer(self, status, body=None, headers=None):
+            data = b"" if body is None else json.dumps(body).encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, str(v))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _handle(self):
+            parts = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = raw
+            with state.lock:
+                state.log.write(json.dumps({
+                    "method": self.command, "path": parts.path, "query": parts.query,
+                    "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}) + "\n")
+                state.log.flush()
+                if parts.path == "/__shutdown":
+                    self._answer(200, {})
+                    threading.Thread(target=self.server.shutdown, daemon=True).start()
+                    return
+                for r in state.routes:
+                    if r["method"] == self.command and r["path"] == parts.path and r["responses"]:
+                        resp = r["responses"][min(r["used"], len(r["responses"]) - 1)]
+                        r["used"] += 1
+                        self._answer(int(resp.get("status", 200)), resp.get("body"), resp.get("headers"))
+                        return
+                self._default(parts, body)
+
+        def _default(self, parts, body):
+            path, query = parts.path, parse_qs(parts.query)
+            m = re.fullmatch(r"/repos/[^/]+/[^/]+/check-runs", path)
+            if m and self.command == "POST":
+                cid = state.next_check
+                state.next_check += 1
+                return self._answer(201, {"id": cid, "html_url": "http://mock/check-runs/%d" % cid})
+            m = re.fullmatch(r"/repos/[^/]+/[^/]+/check-runs/(\d+)", path)
+            if m and self.command == "PATCH":
+                return self._answer(200, {"id": int(m.group(1))})
+            m = re.fullmatch(r"/repos/[^/]+/[^/]+/issues/(\d+)/comments", path)
+            if m and self.command == "GET":
+                per_page = min(state.per_page, int(query.get("per_page", ["30"])[0]))
+                page = int(query.get("page", ["1"])[0])
+                items = state.comments[(page - 1) * per_page: page * per_page]
+                headers = {}
+                if page * per_page < len(state.comments):
+                    host = self.headers.get("Host", "127.0.0.1")
+                    headers["Link"] = '<http://%s%s?per_page=%d&page=%d>; rel="next"' % (
+                        host, path, per_page, page + 1)
+                return self._answer(200, items, headers)
+            if m and self.command == "POST":
+                state.next_id += 1
+                c = {"id": state.next_id, "body": (body or {}).get("body", ""),
+                     "html_url": "http://mock/comments/%d" % state.next_id}
+                state.comments.append(c)
+                return self._answer(201, c)
+            m = re.fullmatch(r"/repos/[^/]+/[^/]+/issues/comments/(\d+)", path)
+            if m and self.command == "PATCH":
+                for c in state.comments:
+                    if c["id"] == int(m.group(1)):
+                        c["body"] = (body or {}).get("body", "")
+                        return self._answer(200, c)
+            return self._answer(404, {"message": "Not Found"})
+
+        do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _handle
+
+    return Handler
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--scenario")
+    ap.add_argument("--port", type=int, default=0)
+    args = ap.parse_args()
+    scenario = {}
+    if args.scenario:
+        with open(args.scenario, encoding="utf-8") as f:
+            scenario = json.load(f)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(State(scenario, args.log)))
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    server.server_close()
+
+
+if __name__ == "__main__":
+    main()
