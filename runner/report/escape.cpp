@@ -1,0 +1,143 @@
+#include "runner/report/escape.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace review::report {
+
+namespace {
+
+/// Returns the length (1-4) of the valid UTF-8 sequence starting at s[i], or 0 when invalid.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  std::uint32_t cp = 0, min = 0;
+  if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; min = 0x80; }
+  else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; min = 0x800; }
+  else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+void hex_byte(std::string& out, unsigned char c, const char* prefix) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%s%02X", prefix, c);
+  out += buf;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = utf8_len(s, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string truncate_utf8(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "\xE2\x80\xA6";
+}
+
+std::string escape_command_data(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else out += c;
+  }
+  return out;
+}
+
+std::string escape_command_property(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '%') out += "%25";
+    else if (c == '\r') out += "%0D";
+    else if (c == '\n') out += "%0A";
+    else if (c == ':') out += "%3A";
+    else if (c == ',') out += "%2C";
+    else out += c;
+  }
+  return out;
+}
+
+std::string escape_markdown(std::string_view raw) {
+  std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  static constexpr std::string_view kPunct = "\\`*_[]()!|~";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '@') out += "@\xE2\x80\x8B";  // U+200B ZERO WIDTH SPACE: no @mention
+    else if (c < 0x20 || c == 0x7F) out += ' ';
+    else if (kPunct.find(static_cast<char>(c)) != std::string_view::npos) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      out += ' ';  // C1 control character (U+0080-U+009F)
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string encode_uri_path(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (char ch : path) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep) out += ch;
+    else hex_byte(out, c, "%");
+  }
+  return out;
+}
+
+std::string terminal_safe(std::string_view raw) {
+  std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7F) {
+      hex_byte(out, c, "\\x");
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      hex_byte(out, static_cast<unsigned char>(s[i + 1]), "\\u00");
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace review::report

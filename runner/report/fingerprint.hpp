@@ -1,0 +1,31 @@
+// Stable finding fingerprints: SARIF `partialFingerprints.primaryLocationLineHash` and baseline
+// entries.
+//
+// A fingerprint is "<16 hex digits>:<occurrence>" (the shape GitHub code scanning computes for
+// primaryLocationLineHash). The hash is 64-bit FNV-1a over the rule id, the path and the line
+// text with all whitespace removed; the occurrence numbers findings with the same hash in line
+// order, from 1. Line numbers are not hashed, so moving unrelated lines keeps every fingerprint.
+// PR-level findings (no file) hash the problem text instead of a line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/finding.hpp"
+#include "runner/report/reporter.hpp"
+
+namespace review::report {
+
+/// Returns "<16 lower-case hex digits>" for one finding with line text `line_text`.
+std::string line_hash(const review::dsl::Finding& finding, std::string_view line_text);
+
+/// Returns the 1-based line `line` of `text` (without its line ending), or "" when out of range.
+std::string line_of(std::string_view text, int line);
+
+/// Returns one fingerprint per finding, index for index. The line text is `Finding::snippet`,
+/// or, when that is empty and `source` is set, the line read through `source`.
+std::vector<std::string> fingerprints(const std::vector<review::dsl::Finding>& findings,
+                                      const SourceLookup& source = {});
+
+}  // namespace review::report

@@ -1,0 +1,108 @@
+#include "runner/report/json.hpp"
+
+#include <ostream>
+
+#include "runner/report/fingerprint.hpp"
+
+namespace review::report {
+
+using nlohmann::json;
+using review::dsl::Finding;
+
+namespace {
+
+class JsonReporter final : public Reporter {
+ public:
+  JsonReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
+  void add(const Finding& f) override { findings_.push_back(f); }
+  void finish(const RunInfo& run) override {
+    out_ << dump_json(findings_document(findings_, run, opt_.source)) << '\n';
+  }
+
+ private:
+  std::ostream& out_;
+  ReportOptions opt_;
+  std::vector<Finding> findings_;
+};
+
+json rule_json(const review::dsl::RuleMeta& r) {
+  json examples = json::array();
+  for (const auto& e : r.examples)
+    examples.push_back({{"kind", std::string(e.todo ? "todo-" : "") + (e.bad ? "bad" : "good")},
+                        {"language", e.language},
+                        {"code", e.code}});
+  return {{"id", r.id},
+          {"title", r.title},
+          {"severity", severity_name(r.severity)},
+          {"evidence", evidence_name(r.evidence)},
+          {"tags", r.tags},
+          {"problem", r.problem},
+          {"impact", r.impact},
+          {"action", r.action},
+          {"help", r.help},
+          {"examples", examples},
+          {"ruleset", r.ruleset},
+          {"source", r.source_file.empty() ? json(nullptr) : json(r.source_file + ":" + std::to_string(r.source_line))}};
+}
+
+}  // namespace
+
+json findings_document(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source) {
+  auto prints = fingerprints(findings, source);
+  json fs = json::array();
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    json j = {{"rule_id", f.rule_id},
+              {"title", f.rule_title},
+              {"severity", severity_name(f.severity)},
+              {"evidence", evidence_name(f.evidence)},
+              {"tags", f.tags},
+              {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+              {"line", f.line},
+              {"end_line", f.end_line ? f.end_line : f.line},
+              {"column", f.column},
+              {"snippet", f.snippet},
+              {"problem", f.problem},
+              {"impact", f.impact},
+              {"action", f.action},
+              {"witness", f.witness},
+              {"tier", f.tier.empty() ? json(nullptr) : json(f.tier)},
+              {"fingerprint", prints[i]},
+              {"suppressed", f.suppressed}};
+    if (f.suppressed) j["suppression"] = {{"kind", f.suppression_kind}, {"reason", f.suppression_reason}};
+    fs.push_back(std::move(j));
+  }
+  json rules = json::array();
+  for (const auto& r : run.rules) rules.push_back(rule_json(r));
+  json kinds = json::array();
+  for (const auto& [name, label] : run.kinds) kinds.push_back({{"name", name}, {"label", label}});
+  Counts c = count_findings(findings);
+  json pr = nullptr;
+  if (run.pr.number || !run.pr.title.empty())
+    pr = {{"number", run.pr.number}, {"title", run.pr.title}, {"url", run.pr.url},
+          {"base_sha", run.pr.base_sha}, {"head_sha", run.pr.head_sha}, {"repository", run.pr.repository}};
+  return {{"schema", kJsonSchema},
+          {"tool", {{"name", "review-action"}, {"version", run.tool_version}}},
+          {"rulesets", run.rulesets},
+          {"pr", pr},
+          {"repository_uri", run.repository_uri},
+          {"head_sha", run.head_sha},
+          {"filter", run.filter},
+          {"verdict", verdict_name(verdict_of(findings))},
+          {"counts", {{"block", c.block}, {"warn", c.warn}, {"note", c.note}, {"suppressed", c.suppressed},
+                      {"cut_by_limits", run.cut_by_limits}}},
+          {"kinds", kinds},
+          {"notes", run.notes},
+          {"findings", fs},
+          {"rules", rules},
+          {"diagnostics", run.diagnostics},
+          {"exit_code", run.exit_code}};
+}
+
+std::string dump_json(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+std::unique_ptr<Reporter> make_json_reporter(std::ostream& out, const ReportOptions& options) {
+  return std::make_unique<JsonReporter>(out, options);
+}
+
+}  // namespace review::report

@@ -1,0 +1,126 @@
+#include "runner/report/reporter.hpp"
+
+#include <exception>
+#include <stdexcept>
+
+#include "runner/report/github.hpp"
+#include "runner/report/json.hpp"
+#include "runner/report/sarif.hpp"
+#include "runner/report/summary.hpp"
+#include "runner/report/text.hpp"
+
+namespace review::report {
+
+using review::dsl::Finding;
+using review::dsl::Severity;
+
+Reporter::~Reporter() = default;
+
+namespace {
+
+using Factory = std::unique_ptr<Reporter> (*)(std::ostream&, const ReportOptions&);
+
+struct FormatRow {
+  const char* name;
+  Factory make;
+};
+
+// The one table of formats. Adding a format = one file + one row.
+constexpr FormatRow kFormats[] = {
+    {"text", &make_text_reporter},
+    {"json", &make_json_reporter},
+    {"sarif", &make_sarif_reporter},
+    {"github", &make_github_reporter},
+    {"summary", &make_summary_reporter},
+};
+
+}  // namespace
+
+const std::vector<std::string>& report_formats() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& row : kFormats) v.emplace_back(row.name);
+    return v;
+  }();
+  return names;
+}
+
+std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out,
+                                        const ReportOptions& options) {
+  for (const auto& row : kFormats)
+    if (format == row.name) return row.make(out, options);
+  std::string valid;
+  for (const auto& n : report_formats()) valid += (valid.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown format '" + std::string(format) + "' (valid: " + valid + ")");
+}
+
+void FanOut::add_reporter(std::string name, std::unique_ptr<Reporter> reporter) {
+  slots_.push_back(Slot{std::move(name), std::move(reporter), false});
+}
+
+template <class F>
+void FanOut::each(F&& call) {
+  for (Slot& s : slots_) {
+    if (s.failed) continue;
+    try {
+      call(*s.reporter);
+    } catch (const std::exception& e) {
+      s.failed = true;
+      errors_.push_back(s.name + ": " + e.what());
+    } catch (...) {
+      s.failed = true;
+      errors_.push_back(s.name + ": unknown error");
+    }
+  }
+}
+
+void FanOut::begin(const RunInfo& run) {
+  each([&](Reporter& r) { r.begin(run); });
+}
+void FanOut::add(const Finding& finding) {
+  each([&](Reporter& r) { r.add(finding); });
+}
+void FanOut::finish(const RunInfo& run) {
+  each([&](Reporter& r) { r.finish(run); });
+}
+
+Verdict verdict_of(const std::vector<Finding>& findings) {
+  Verdict v = Verdict::Lgtm;
+  for (const Finding& f : findings) {
+    if (f.suppressed) continue;
+    if (f.severity == Severity::Block) return Verdict::Block;
+    if (f.severity == Severity::Warn) v = Verdict::NeedsWork;
+  }
+  return v;
+}
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Block: return "block";
+    case Verdict::NeedsWork: return "needs-work";
+    case Verdict::Lgtm: return "lgtm";
+  }
+  return "lgtm";
+}
+
+std::string_view verdict_label(Verdict v) {
+  switch (v) {
+    case Verdict::Block: return "BLOCK";
+    case Verdict::NeedsWork: return "NEEDS WORK";
+    case Verdict::Lgtm: return "LGTM";
+  }
+  return "LGTM";
+}
+
+Counts count_findings(const std::vector<Finding>& findings) {
+  Counts c;
+  for (const Finding& f : findings) {
+    if (f.suppressed) ++c.suppressed;
+    else if (f.severity == Severity::Block) ++c.block;
+    else if (f.severity == Severity::Warn) ++c.warn;
+    else ++c.note;
+  }
+  return c;
+}
+
+}  // namespace review::report

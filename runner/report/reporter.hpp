@@ -1,0 +1,129 @@
+// Reporters: project the neutral `review::dsl::Finding` (dsl/finding.hpp) into one output format.
+//
+// Reporters never evaluate rules. Every format is one file in runner/report/ behind the one
+// `Reporter` interface below; `make_reporter` is the one table that names them. Call order:
+// `begin(run)` once, `add(f)` once per finding (any order), `finish(run)` once. Streaming formats
+// write in `add`; aggregate formats (json, sarif, github, summary, text's closing line) write in
+// `finish`. Output goes to an injected `std::ostream` that the caller owns and keeps alive.
+//
+//   std::ostringstream out;
+//   auto r = make_reporter("sarif", out, ReportOptions{});
+//   r->begin(run);
+//   for (const Finding& f : findings) r->add(f);
+//   r->finish(run);                                   // `out` now holds one SARIF log
+//
+// Formats and their limits are described in docs/output-formats.md.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dsl/finding.hpp"
+#include "runner/change/change.hpp"
+
+namespace review::report {
+
+/// What a reporter knows about the run besides the findings. Every field may be empty.
+struct RunInfo {
+  std::string tool_version;                    ///< semantic version, "0.1.0"
+  std::string information_uri;                 ///< tool home page (SARIF tool.driver.informationUri)
+  std::vector<std::string> rulesets;           ///< names of the rulesets that ran, in load order
+  std::string category;                        ///< overrides SARIF automationDetails.id when set
+  std::vector<review::dsl::RuleMeta> rules;    ///< every rule of the rulesets (SARIF driver.rules)
+  review::change::PrMeta pr;                   ///< number/title/url for the verdict card
+  std::string repository_uri;                  ///< "https://github.com/owner/name" (provenance, links)
+  std::string head_sha;                        ///< head revision (provenance, links)
+  std::vector<std::pair<std::string, std::string>> kinds;  ///< detected PR kinds: (name, label)
+  std::vector<std::string> notes;              ///< user-facing notes (tier notes, skipped files)
+  std::vector<std::string> diagnostics;        ///< internal problems of the run (not findings)
+  int exit_code = 0;                           ///< the exit code the runner will return (0-3)
+  int cut_by_limits = 0;                       ///< findings dropped before reporting by run limits
+  std::string filter;                          ///< "added", "context", "file" or "all"
+};
+
+/// One output format. Implementations are `final` and live one per file in runner/report/.
+/// Copying is disabled: a reporter owns buffered state and refers to its stream.
+class Reporter {
+ public:
+  Reporter() = default;
+  Reporter(const Reporter&) = delete;
+  Reporter& operator=(const Reporter&) = delete;
+  virtual ~Reporter();
+  /// Called once before any finding.
+  virtual void begin(const RunInfo&) {}
+  /// Called once per finding, suppressed ones included (formats decide whether to show them).
+  virtual void add(const review::dsl::Finding& finding) = 0;
+  /// Called once after the last finding; aggregate formats write everything here.
+  virtual void finish(const RunInfo& run) = 0;
+};
+
+/// Returns the head text of a repository-relative path, or nullopt when unknown. Used for code
+/// frames, inline suppressions and fingerprints when `Finding::snippet` is empty.
+using SourceLookup = std::function<std::optional<std::string>(const std::string& path)>;
+
+struct ReportOptions {
+  bool color = false;          ///< ANSI colour in `text` (the CLI decides: TTY, NO_COLOR, --color)
+  SourceLookup source;         ///< head text for code frames; may be empty
+  std::string summary_title;   ///< card heading prefix ("ATOM" → "## ATOM PR #12 — title")
+  std::size_t summary_max_bytes = 1024 * 1024;  ///< verdict card cap (GITHUB_STEP_SUMMARY: 1 MiB)
+};
+
+/// Returns a new reporter for `format` ("text", "json", "sarif", "github", "summary") writing to
+/// `out`. Throws std::invalid_argument("unknown format 'x' (valid: text, json, sarif, github,
+/// summary)") for any other name.
+std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out,
+                                        const ReportOptions& options);
+
+/// Returns the format names accepted by `make_reporter`, in documentation order.
+const std::vector<std::string>& report_formats();
+
+/// Fans every call out to several reporters and isolates their failures: a reporter that throws
+/// is recorded in `errors()` ("sarif: <what>") and skipped from then on; the others go on.
+class FanOut final : public Reporter {
+ public:
+  /// Adds `reporter` under `name` (used in error messages). `reporter` must not be null.
+  void add_reporter(std::string name, std::unique_ptr<Reporter> reporter);
+  void begin(const RunInfo& run) override;
+  void add(const review::dsl::Finding& finding) override;
+  void finish(const RunInfo& run) override;
+  /// Returns one "name: message" line per reporter that failed, in the order they failed.
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  struct Slot {
+    std::string name;
+    std::unique_ptr<Reporter> reporter;
+    bool failed = false;
+  };
+  template <class F>
+  void each(F&& call);
+  std::vector<Slot> slots_;
+  std::vector<std::string> errors_;
+};
+
+/// The verdict of RULES.md §4.1 (V-CARD).
+enum class Verdict { Lgtm, NeedsWork, Block };
+
+/// Returns Block when an unsuppressed `block` finding exists, NeedsWork when an unsuppressed
+/// `warn` finding exists, Lgtm otherwise. Suppressed findings and notes never change it.
+/// (G-RED lowering happens in the evaluator, before findings reach reporters.)
+Verdict verdict_of(const std::vector<review::dsl::Finding>& findings);
+
+/// "lgtm", "needs-work", "block" (JSON, SARIF properties).
+std::string_view verdict_name(Verdict v);
+/// "LGTM", "NEEDS WORK", "BLOCK" (text, card).
+std::string_view verdict_label(Verdict v);
+
+/// Counts of unsuppressed findings per severity, and of suppressed ones.
+struct Counts {
+  int block = 0, warn = 0, note = 0, suppressed = 0;
+};
+Counts count_findings(const std::vector<review::dsl::Finding>& findings);
+
+}  // namespace review::report

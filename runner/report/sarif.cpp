@@ -1,0 +1,246 @@
+#include "runner/report/sarif.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <ostream>
+#include <set>
+
+#include "runner/report/escape.hpp"
+#include "runner/report/filter.hpp"
+#include "runner/report/fingerprint.hpp"
+#include "runner/report/json.hpp"
+
+namespace review::report {
+
+using nlohmann::json;
+using review::dsl::Finding;
+using review::dsl::RuleMeta;
+using review::dsl::Severity;
+
+namespace {
+
+constexpr const char* kSchema = "https://json.schemastore.org/sarif-2.1.0.json";
+
+std::string_view level_of(Severity s) {
+  switch (s) {
+    case Severity::Block: return "error";
+    case Severity::Warn: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "note";
+}
+
+/// Ends `s` with a period unless it already ends with sentence punctuation (SARIF2001).
+std::string sentence(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
+  if (!s.empty() && s.back() != '.' && s.back() != '?' && s.back() != '!') s += '.';
+  return s;
+}
+
+std::string message_text(const Finding& f) {
+  std::string m = sentence(f.problem);
+  if (!f.impact.empty()) m += "\nImpact: " + sentence(f.impact);
+  if (!f.action.empty()) m += "\nAction: " + sentence(f.action);
+  return m;
+}
+
+/// A Markdown code fence longer than any backtick run in `code`.
+std::string fence_for(const std::string& code) {
+  std::size_t run = 0, best = 0;
+  for (char c : code) {
+    run = c == '`' ? run + 1 : 0;
+    best = std::max(best, run);
+  }
+  return std::string(std::max<std::size_t>(3, best + 1), '`');
+}
+
+/// PascalCase name from a plain-words title ("Variable possibly unbound" → "VariablePossiblyUnbound").
+std::string pascal_name(const std::string& title, const std::string& fallback) {
+  std::string out;
+  bool up = true;
+  for (char c : title) {
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) {
+      up = true;
+      continue;
+    }
+    out += up && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    up = false;
+  }
+  return out.empty() ? fallback : out;
+}
+
+json rule_json(const RuleMeta& r) {
+  std::string title = r.title.empty() ? r.id : r.title;
+  std::string full = sentence(r.problem.empty() ? title : r.problem);
+  if (!r.impact.empty()) full += " Impact: " + sentence(r.impact);
+  if (!r.action.empty()) full += " Action: " + sentence(r.action);
+  full = valid_utf8(full);
+  if (full.size() > kSarifMaxDescription) {
+    full = truncate_utf8(full, kSarifMaxDescription - 4);
+    if (full.size() > kSarifMaxDescription) full.resize(kSarifMaxDescription);
+  }
+
+  std::string text = r.help.empty() ? sentence(title) : r.help;
+  std::string md = text;
+  for (const auto& e : r.examples) {
+    if (e.todo) continue;
+    std::string label = e.bad ? "Example that fires" : "Example that passes";
+    std::string fence = fence_for(e.code);
+    text += "\n\n" + label + ":\n" + e.code;
+    md += "\n\n**" + label + "**\n\n" + fence + (e.language == "text" ? "" : e.language) + "\n" + e.code +
+          (e.code.empty() || e.code.back() != '\n' ? "\n" : "") + fence;
+  }
+  std::vector<std::string> tags;
+  for (const auto& t : r.tags)
+    if (tags.size() < kSarifMaxTags && std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
+
+  json j = {{"id", r.id},
+            {"name", pascal_name(title, r.id)},
+            {"shortDescription", {{"text", sentence(title)}}},
+            {"fullDescription", {{"text", full}}},
+            {"help", {{"text", text}, {"markdown", md}}},
+            {"defaultConfiguration", {{"level", level_of(r.severity)}}},
+            {"properties", {{"tags", tags}, {"evidence", evidence_name(r.evidence)}}}};
+  if (!r.ruleset.empty()) j["properties"]["ruleset"] = r.ruleset;
+  return j;
+}
+
+RuleMeta meta_from_finding(const Finding& f) {
+  RuleMeta m;
+  m.id = f.rule_id;
+  m.title = f.rule_title;
+  m.severity = f.severity;
+  m.evidence = f.evidence;
+  m.tags = f.tags;
+  return m;
+}
+
+json finding_properties(const Finding& f) {
+  json p = {{"evidence", evidence_name(f.evidence)}};
+  if (!f.tier.empty()) p["tier"] = f.tier;
+  if (!f.witness.empty()) p["witness"] = f.witness;
+  if (!f.tags.empty()) p["tags"] = f.tags;
+  return p;
+}
+
+class SarifReporter final : public Reporter {
+ public:
+  SarifReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
+  void add(const Finding& f) override { findings_.push_back(f); }
+  void finish(const RunInfo& run) override { out_ << dump_json(sarif_log(findings_, run, opt_.source)) << '\n'; }
+
+ private:
+  std::ostream& out_;
+  ReportOptions opt_;
+  std::vector<Finding> findings_;
+};
+
+}  // namespace
+
+json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source,
+               std::size_t max_results) {
+  // Rules: the ruleset's, then any rule only a finding names (so every ruleIndex resolves).
+  std::vector<RuleMeta> rules = run.rules;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
+  for (const auto& f : findings)
+    if (index.emplace(f.rule_id, rules.size()).second) rules.push_back(meta_from_finding(f));
+  json jrules = json::array();
+  for (const auto& r : rules) jrules.push_back(rule_json(r));
+
+  auto prints = fingerprints(findings, source);
+
+  // Located findings, most severe first, unsuppressed before suppressed; cut at max_results.
+  std::vector<std::size_t> order;
+  json pr_level = json::array();
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    if (!f.file.empty()) {
+      order.push_back(i);
+      continue;
+    }
+    json p = {{"ruleId", f.rule_id}, {"level", level_of(f.severity)}, {"message", {{"text", message_text(f)}}},
+              {"fingerprint", prints[i]}, {"properties", finding_properties(f)}};
+    if (f.suppressed) p["suppressed"] = {{"kind", f.suppression_kind}, {"justification", f.suppression_reason}};
+    pr_level.push_back(std::move(p));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (findings[a].suppressed != findings[b].suppressed) return !findings[a].suppressed;
+    return severity_less(findings[a], findings[b]);
+  });
+  std::size_t cut = 0;
+  if (order.size() > max_results) {
+    cut = order.size() - max_results;
+    order.resize(max_results);
+  }
+
+  json results = json::array();
+  for (std::size_t i : order) {
+    const Finding& f = findings[i];
+    json region = {{"startLine", std::max(f.line, 1)}};
+    if (f.line > 0 && f.end_line > f.line) region["endLine"] = f.end_line;
+    if (f.line > 0 && f.column > 0) region["startColumn"] = f.column;
+    json props = finding_properties(f);
+    if (f.line == 0) props["wholeFile"] = true;
+    json r = {{"ruleId", f.rule_id},
+              {"ruleIndex", index.at(f.rule_id)},
+              {"level", level_of(f.severity)},
+              {"message", {{"text", message_text(f)}}},
+              {"locations", json::array({{{"physicalLocation",
+                                           {{"artifactLocation", {{"uri", encode_uri_path(f.file)}, {"uriBaseId", "%SRCROOT%"}}},
+                                            {"region", region}}}}})},
+              {"partialFingerprints", {{"primaryLocationLineHash", prints[i]}}},
+              {"properties", props}};
+    if (f.suppressed) {
+      json s = {{"kind", f.suppression_kind == "external" ? "external" : "inSource"}, {"status", "accepted"}};
+      if (!f.suppression_reason.empty()) s["justification"] = f.suppression_reason;
+      r["suppressions"] = json::array({s});
+    }
+    results.push_back(std::move(r));
+  }
+
+  json notes = json::array();
+  for (const auto& d : run.diagnostics) notes.push_back({{"level", "warning"}, {"message", {{"text", sentence(d)}}}});
+  if (cut > 0)
+    notes.push_back({{"level", "note"},
+                     {"message", {{"text", std::to_string(cut) + " results were left out to stay within GitHub's limit of " +
+                                               std::to_string(max_results) + " results per run; the least severe went first."}}}});
+
+  json driver = {{"name", "review-action"}, {"rules", jrules}};
+  if (!run.tool_version.empty()) driver["semanticVersion"] = run.tool_version;
+  std::string info = run.information_uri.empty() ? run.repository_uri : run.information_uri;
+  if (!info.empty()) driver["informationUri"] = info;
+
+  std::string category = run.category;
+  if (category.empty()) {
+    std::string names;
+    for (const auto& r : run.rulesets) names += (names.empty() ? "" : "+") + r;
+    category = "review-action/" + (names.empty() ? std::string("default") : names) + "/";
+  }
+
+  json props = {{"verdict", verdict_name(verdict_of(findings))}};
+  if (!pr_level.empty()) props["pullRequestFindings"] = pr_level;
+  if (cut > 0 || run.cut_by_limits > 0) props["cutByLimits"] = static_cast<std::size_t>(run.cut_by_limits) + cut;
+  if (!run.filter.empty()) props["filter"] = run.filter;
+
+  json invocation = {{"executionSuccessful", run.exit_code == 0 || run.exit_code == 1}, {"exitCode", run.exit_code}};
+  if (!notes.empty()) invocation["toolExecutionNotifications"] = notes;
+
+  json jrun = {{"tool", {{"driver", driver}}},
+               {"automationDetails", {{"id", category}}},
+               {"invocations", json::array({invocation})},
+               {"columnKind", "unicodeCodePoints"},
+               {"results", results},
+               {"properties", props}};
+  if (!run.repository_uri.empty() && !run.head_sha.empty())
+    jrun["versionControlProvenance"] = json::array({{{"repositoryUri", run.repository_uri}, {"revisionId", run.head_sha}}});
+  return {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", json::array({jrun})}};
+}
+
+std::unique_ptr<Reporter> make_sarif_reporter(std::ostream& out, const ReportOptions& options) {
+  return std::make_unique<SarifReporter>(out, options);
+}
+
+}  // namespace review::report

@@ -1,0 +1,143 @@
+#include "runner/report/summary.hpp"
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+
+#include "runner/report/escape.hpp"
+#include "runner/report/filter.hpp"
+
+namespace review::report {
+
+using review::dsl::Finding;
+using review::dsl::Severity;
+
+namespace {
+
+std::string md(const std::string& s) { return escape_markdown(truncate_utf8(valid_utf8(s), kSummaryMaxPart)); }
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+const char* mark(Severity s) {
+  return s == Severity::Block ? "\xF0\x9F\x94\xB4" : s == Severity::Warn ? "\xE2\x9A\xA0\xEF\xB8\x8F" : "\xF0\x9F\x93\x9D";
+}
+
+class SummaryReporter final : public Reporter {
+ public:
+  SummaryReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
+  void add(const Finding& f) override { findings_.push_back(f); }
+
+  void finish(const RunInfo& run) override {
+    std::string head = heading(run);
+    std::string tail = footer(run);
+    std::vector<Finding> shown;
+    for (const auto& f : findings_)
+      if (!f.suppressed) shown.push_back(f);
+    std::stable_sort(shown.begin(), shown.end(), severity_less);
+
+    std::string bullets;
+    std::size_t left = 0;
+    constexpr std::size_t kReserve = 128;  // room for the "not shown" line
+    std::size_t budget = opt_.summary_max_bytes > head.size() + tail.size() + kReserve
+                             ? opt_.summary_max_bytes - head.size() - tail.size() - kReserve
+                             : 0;
+    for (const auto& f : shown) {
+      std::string b = bullet(f, run);
+      if (left == 0 && bullets.size() + b.size() <= budget) bullets += b;
+      else ++left;
+    }
+    std::string card = head;
+    if (!bullets.empty()) card += "\n" + bullets;
+    if (left > 0)
+      card += "\n_" + plural(left, "more finding is", "more findings are") + " not shown here (size limit)._\n";
+    card += tail;
+    if (card.size() > opt_.summary_max_bytes) card = truncate_utf8(card, opt_.summary_max_bytes - 3);
+    out_ << card;
+  }
+
+ private:
+  std::string heading(const RunInfo& run) const {
+    std::string prefix = opt_.summary_title.empty() ? "" : md(opt_.summary_title) + " ";
+    std::string h = "## " + prefix;
+    if (run.pr.number > 0) h += "PR #" + std::to_string(run.pr.number);
+    else h += "Review";
+    if (!run.pr.title.empty()) h += " \xE2\x80\x94 " + md(run.pr.title);
+    h += "\n\n";
+    if (!run.pr.title.empty()) h += "**" + md(run.pr.title) + "**\n\n";
+    Verdict v = verdict_of(findings_);
+    h += v == Verdict::Block       ? "\xF0\x9F\x94\xB4 BLOCK\n"
+         : v == Verdict::NeedsWork ? "\xE2\x9A\xA0\xEF\xB8\x8F NEEDS WORK\n"
+                                   : "\xE2\x9C\x85 LGTM\n";
+    if (!run.kinds.empty()) {
+      h += "\nPR kinds: ";
+      for (std::size_t i = 0; i < run.kinds.size(); ++i)
+        h += (i ? ", " : "") + md(run.kinds[i].second.empty() ? run.kinds[i].first : run.kinds[i].second);
+      h += "\n";
+    }
+    return h;
+  }
+
+  std::string bullet(const Finding& f, const RunInfo& run) const {
+    std::string b = std::string("- ") + mark(f.severity) + " " + md(f.problem);
+    if (!f.impact.empty()) b += " \xE2\x80\x94 " + md(f.impact);
+    if (!f.action.empty()) b += " **" + md(f.action) + "**";
+    b += std::string(" [") + std::string(evidence_name(f.evidence)) + "]";
+    if (!f.file.empty()) {
+      std::string text = md(f.file) + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+      if (!run.repository_uri.empty() && !run.head_sha.empty()) {
+        std::string url = run.repository_uri + "/blob/" + encode_uri_path(run.head_sha) + "/" + encode_uri_path(f.file);
+        if (f.line > 0) url += "#L" + std::to_string(f.line);
+        b += " ([" + text + "](" + url + "))";
+      } else {
+        b += " (" + text + ")";
+      }
+    }
+    return b + "\n";
+  }
+
+  std::string footer(const RunInfo& run) const {
+    std::string t;
+    if (!run.notes.empty()) {
+      t += "\nNotes:\n";
+      for (std::size_t i = 0; i < run.notes.size() && i < kSummaryMaxNotes; ++i) t += "- " + md(run.notes[i]) + "\n";
+      if (run.notes.size() > kSummaryMaxNotes)
+        t += "- " + plural(run.notes.size() - kSummaryMaxNotes, "more note", "more notes") + " in the JSON output\n";
+    }
+    Counts c = count_findings(findings_);
+    if (run.cut_by_limits > 0)
+      t += "\n_" + plural(static_cast<std::size_t>(run.cut_by_limits), "more finding was", "more findings were") +
+           " cut by limits._\n";
+    if (c.suppressed > 0)
+      t += "\n_" + plural(static_cast<std::size_t>(c.suppressed), "finding is", "findings are") +
+           " suppressed (inline or baseline)._\n";
+    // Rule ids for suppression, one row per rule that produced an unsuppressed finding.
+    std::map<std::string, std::pair<std::string, int>> ids;
+    for (const auto& f : findings_)
+      if (!f.suppressed) {
+        auto& e = ids[f.rule_id];
+        e.first = f.rule_title;
+        ++e.second;
+      }
+    if (!ids.empty()) {
+      t += "\n<details><summary>Rule ids for suppression</summary>\n\n| Rule | Title | Findings |\n|---|---|---|\n";
+      for (const auto& [id, e] : ids)
+        t += "| " + md(id) + " | " + md(e.first) + " | " + std::to_string(e.second) + " |\n";
+      t += "\nTo accept a finding, add `review: ignore[ID] reason` in a comment on its line or the line above.\n\n</details>\n";
+    }
+    return t;
+  }
+
+  std::ostream& out_;
+  ReportOptions opt_;
+  std::vector<Finding> findings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_summary_reporter(std::ostream& out, const ReportOptions& options) {
+  return std::make_unique<SummaryReporter>(out, options);
+}
+
+}  // namespace review::report

@@ -1,0 +1,48 @@
+// `summary`: the verdict card (RULES.md §4.1 V-CARD, §4.2) in GitHub-flavoured Markdown, for
+// $GITHUB_STEP_SUMMARY and for a sticky PR comment. Written in `finish`.
+//
+//   ## ATOM PR #12 — Fix the fp8 path
+//
+//   **Fix the fp8 path**
+//
+//   🔴 BLOCK
+//
+//   PR kinds: Kernel change, Config change
+//
+//   - 🔴 <problem> — <impact> **<action>** [verified] ([atom/config.py:12](…/blob/<sha>/atom/config.py#L12))
+//
+//   Notes:
+//   - <RunInfo::notes entry>
+//
+//   _1 more finding was cut by limits._
+//
+//   <details><summary>Rule ids for suppression</summary> … </details>
+//
+// - Heading: "## [<summary_title> ]PR #<n> — <title>" (or "Review — <title>" / "Review" without
+//   a PR number); the bold line is the PR title (the runner has no LLM summary sentence).
+// - One bullet per unsuppressed finding, block → warn → note (then by location), no rule ids in
+//   the bullet; the link text is "path:line", linked to the head blob when RunInfo has both
+//   repository_uri and head_sha. The findings section is dropped when empty.
+// - Suppressed findings are counted in one line, never listed.
+// - Every untrusted string goes through `escape_markdown` (escape.hpp): no HTML, no mention, no
+//   broken Markdown; each part is cut to kSummaryMaxPart bytes.
+// - Size: the card never exceeds ReportOptions::summary_max_bytes (default 1 MiB, GitHub's
+//   step summary limit); bullets that do not fit are counted in "<n> more findings are not shown
+//   here (size limit)".
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <memory>
+
+#include "runner/report/reporter.hpp"
+
+namespace review::report {
+
+inline constexpr std::size_t kSummaryMaxPart = 2000;  ///< bytes per problem/impact/action/title/note
+inline constexpr std::size_t kSummaryMaxNotes = 50;   ///< RunInfo::notes entries shown
+
+/// Returns a `summary` reporter writing to `out`.
+std::unique_ptr<Reporter> make_summary_reporter(std::ostream& out, const ReportOptions& options);
+
+}  // namespace review::report

@@ -1,0 +1,134 @@
+#include "runner/report/suppress.hpp"
+
+#include <algorithm>
+#include <istream>
+#include <map>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/report/fingerprint.hpp"
+
+namespace review::report {
+
+using review::dsl::Finding;
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// Tries to parse "review: ignore[...] reason" right after a comment opener at `rest`.
+std::optional<IgnoreComment> parse_after_opener(std::string_view rest, bool html) {
+  rest = trim(rest);
+  static constexpr std::string_view kPrefix = "review: ignore[";
+  if (rest.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
+  rest.remove_prefix(kPrefix.size());
+  std::size_t close = rest.find(']');
+  if (close == std::string_view::npos) return std::nullopt;
+  IgnoreComment c;
+  std::string_view ids = rest.substr(0, close);
+  while (!ids.empty()) {
+    std::size_t comma = ids.find(',');
+    std::string id(trim(ids.substr(0, comma)));
+    if (!id.empty() && std::find(c.ids.begin(), c.ids.end(), id) == c.ids.end()) c.ids.push_back(id);
+    if (comma == std::string_view::npos) break;
+    ids.remove_prefix(comma + 1);
+  }
+  if (c.ids.empty()) return std::nullopt;
+  std::string_view reason = rest.substr(close + 1);
+  if (html) {
+    std::size_t end = reason.find("-->");
+    if (end != std::string_view::npos) reason = reason.substr(0, end);
+  }
+  c.reason = std::string(trim(reason));
+  return c;
+}
+
+}  // namespace
+
+std::optional<IgnoreComment> parse_ignore_comment(std::string_view line) {
+  for (std::size_t pos = 0; pos < line.size(); ++pos) {
+    std::optional<IgnoreComment> c;
+    if (line[pos] == '#') c = parse_after_opener(line.substr(pos + 1), false);
+    else if (line.substr(pos, 2) == "//") c = parse_after_opener(line.substr(pos + 2), false);
+    else if (line.substr(pos, 4) == "<!--") c = parse_after_opener(line.substr(pos + 4), true);
+    if (c) return c;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& findings,
+                                                   const SourceLookup& source) {
+  std::vector<std::string> warnings;
+  if (!source) return warnings;
+  std::map<std::string, std::optional<std::string>> texts;
+  std::map<std::pair<std::string, int>, bool> warned;
+  for (Finding& f : findings) {
+    if (f.suppressed || f.file.empty() || f.line < 1) continue;
+    auto it = texts.find(f.file);
+    if (it == texts.end()) it = texts.emplace(f.file, source(f.file)).first;
+    if (!it->second) continue;
+    for (int line : {f.line, f.line - 1}) {
+      if (line < 1) continue;
+      auto c = parse_ignore_comment(line_of(*it->second, line));
+      if (!c || std::find(c->ids.begin(), c->ids.end(), f.rule_id) == c->ids.end()) continue;
+      f.suppressed = true;
+      f.suppression_kind = "inSource";
+      f.suppression_reason = c->reason;
+      if (c->reason.empty() && !warned[{f.file, line}]) {
+        warned[{f.file, line}] = true;
+        warnings.push_back(f.file + ":" + std::to_string(line) +
+                           ": ignore comment has no reason; say why the finding does not apply");
+      }
+      break;
+    }
+  }
+  return warnings;
+}
+
+std::set<std::string> read_baseline(std::istream& in, const std::string& name) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw review::change::InputError{name, std::string("not valid JSON: ") + e.what()};
+  }
+  if (!j.is_array()) throw review::change::InputError{name, "expected a JSON array of fingerprint strings"};
+  std::set<std::string> out;
+  for (const auto& e : j) {
+    if (!e.is_string()) throw review::change::InputError{name, "expected a JSON array of fingerprint strings"};
+    out.insert(e.get<std::string>());
+  }
+  return out;
+}
+
+void write_baseline(std::ostream& out, const std::vector<Finding>& findings, const SourceLookup& source) {
+  auto prints = fingerprints(findings, source);
+  std::set<std::string> keep;
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    if (!findings[i].suppressed) keep.insert(prints[i]);
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& p : keep) j.push_back(p);
+  out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+int apply_baseline(std::vector<Finding>& findings, const std::set<std::string>& baseline,
+                   const SourceLookup& source) {
+  auto prints = fingerprints(findings, source);
+  int n = 0;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    Finding& f = findings[i];
+    if (f.suppressed || baseline.count(prints[i]) == 0) continue;
+    f.suppressed = true;
+    f.suppression_kind = "external";
+    f.suppression_reason = "in baseline";
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace review::report

@@ -1,0 +1,62 @@
+// Suppressions: inline `review: ignore[ID] reason` comments and baseline files.
+//
+// Inline forms (on the finding's line or the line above it, in the head text):
+//   x = f()  # review: ignore[D1b] the buffer is zeroed by the caller
+//   // review: ignore[B5a,B5b] kept for ABI compatibility
+//   <!-- review: ignore[P1] numbers are in the linked issue -->
+// A suppressed finding keeps `suppressed = true`, `suppression_kind` ("inSource" inline,
+// "external" baseline; SARIF 2.1.0 §3.35.4) and `suppression_reason`. It stays in SARIF (with
+// `suppressions`) and JSON, and never changes the verdict.
+//
+// A baseline file is a JSON array of fingerprints (runner/report/fingerprint.hpp):
+//   ["1f0c2a9b8e7d6c5b:1", "..."]
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/finding.hpp"
+#include "runner/change/change.hpp"
+#include "runner/report/reporter.hpp"
+
+namespace review::report {
+
+/// One parsed `review: ignore[...]` comment.
+struct IgnoreComment {
+  std::vector<std::string> ids;  ///< rule ids as written, in order, without duplicates
+  std::string reason;            ///< trimmed; empty when none was given
+};
+
+/// Returns the ignore comment in one source line, or nullopt when the line has none. The
+/// comment starts at `#`, `//` or `<!--` followed by optional spaces and `review: ignore[`;
+/// ids are separated by commas (spaces allowed); the reason runs to the end of the line, or to
+/// `-->` for the HTML form. `review: ignore[]` (no id) and an unclosed `[` return nullopt.
+std::optional<IgnoreComment> parse_ignore_comment(std::string_view line);
+
+/// Marks every unsuppressed finding whose rule id is named by an ignore comment on its line or
+/// the line above (head text from `source`) as suppressed, kind "inSource". PR-level and
+/// file-level (line 0) findings are never suppressed inline.
+/// Returns one warning per ignore comment used without a reason, as
+/// "path:line: ignore comment has no reason; say why the finding does not apply" (once per line).
+std::vector<std::string> apply_inline_suppressions(std::vector<review::dsl::Finding>& findings,
+                                                   const SourceLookup& source);
+
+/// Reads a baseline: a JSON array of fingerprint strings. `name` is used in errors.
+/// Throws review::change::InputError{name, "not valid JSON: <parser message>"} or
+/// {name, "expected a JSON array of fingerprint strings"}.
+std::set<std::string> read_baseline(std::istream& in, const std::string& name);
+
+/// Writes the fingerprints of the unsuppressed findings as a sorted JSON array (one per line).
+void write_baseline(std::ostream& out, const std::vector<review::dsl::Finding>& findings,
+                    const SourceLookup& source = {});
+
+/// Marks every unsuppressed finding whose fingerprint is in `baseline` as suppressed, kind
+/// "external", reason "in baseline". Returns how many it marked.
+int apply_baseline(std::vector<review::dsl::Finding>& findings, const std::set<std::string>& baseline,
+                   const SourceLookup& source = {});
+
+}  // namespace review::report
