@@ -239,8 +239,9 @@ Response Client::request(std::string_view method, std::string_view path, const n
     r.attempts = attempt;
     r.status = h.status;
     r.headers = std::move(h.headers);
-    r.body = std::move(h.body);
-    r.transport_error = std::move(h.transport_error);
+    // Defence in depth: an answer that echoes the token must not carry it into messages.
+    r.body = redact(h.body);
+    r.transport_error = redact(h.transport_error);
 
     // Decide whether and how long to wait.
     milliseconds wait{-1};

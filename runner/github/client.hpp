@@ -96,7 +96,7 @@ struct Response {
   std::string path;            ///< path and query relative to the host, never the token
   long status = 0;             ///< last HTTP status; 0 = transport failure
   std::map<std::string, std::string> headers;  ///< lower-cased names
-  std::string body;
+  std::string body;            ///< with the token, if GitHub echoed it, replaced by "***"
   std::string transport_error; ///< curl's text when status is 0
   int attempts = 0;            ///< how many requests were sent
   bool gave_up = false;        ///< stopped retrying because of the budget or max_attempts

@@ -1,0 +1,101 @@
+#include "runner/github/comment.hpp"
+
+#include "catch.hpp"
+#include "mock_server.hpp"
+
+using review::github::Client;
+using review::github::ClientOptions;
+using review::github::CommentOutcome;
+using review::test::MockGithub;
+
+namespace {
+
+ClientOptions quiet(const std::string& url, std::vector<std::string>* log) {
+  ClientOptions o;
+  o.api_url = url;
+  o.token = "ghs_commentTOKEN_abcdef";
+  o.jitter_seed = 1;
+  o.sleep = [](std::chrono::milliseconds) {};
+  o.log = [log](std::string_view l) { log->emplace_back(l); };
+  return o;
+}
+
+size_t count(const std::vector<nlohmann::json>& reqs, const std::string& method) {
+  size_t n = 0;
+  for (auto& r : reqs) n += r["method"] == method;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("sticky_marker is a hidden HTML comment that cannot be closed early", "[github][comment]") {
+  using review::github::sticky_marker;
+  CHECK(sticky_marker("atom") == "<!-- review-action:atom -->");
+  CHECK(sticky_marker("rulesets/ops.rules") == "<!-- review-action:rulesets/ops.rules -->");
+  CHECK(sticky_marker("a b-->c") == "<!-- review-action:a_b-__c -->");
+  CHECK(sticky_marker("x--y") == "<!-- review-action:x-_y -->");
+  CHECK(review::github::sticky_body("atom", "## LGTM") == "<!-- review-action:atom -->\n## LGTM");
+}
+
+TEST_CASE("sticky comment: created once, then updated in place, never duplicated", "[github][comment]") {
+  // Two unrelated comments already there; two per page so the search must paginate.
+  MockGithub mock(nlohmann::json{{"comments", {{"per_page", 2},
+                                               {"initial", {{{"id", 1}, {"body", "nice work"}},
+                                                            {{"id", 2}, {"body", "<!-- review-action:other -->\nx"}},
+                                                            {{"id", 3}, {"body", "lgtm"}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+
+  auto first = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## NEEDS WORK");
+  CHECK(first.outcome == CommentOutcome::Created);
+  CHECK(first.message.empty());
+  CHECK(first.comment_id > 3);
+  auto reqs = mock.requests();
+  CHECK(count(reqs, "GET") == 2);
+  CHECK(count(reqs, "POST") == 1);
+  CHECK(reqs.back()["path"] == "/repos/o/r/issues/7/comments");
+  CHECK(reqs.back()["body"]["body"] == "<!-- review-action:atom -->\n## NEEDS WORK");
+
+  auto second = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## LGTM");
+  CHECK(second.outcome == CommentOutcome::Updated);
+  CHECK(second.comment_id == first.comment_id);
+  reqs = mock.requests();
+  CHECK(count(reqs, "POST") == 1);  // still one
+  CHECK(count(reqs, "PATCH") == 1);
+  CHECK(reqs.back()["path"] == "/repos/o/r/issues/comments/" + std::to_string(first.comment_id));
+  CHECK(reqs.back()["body"]["body"] == "<!-- review-action:atom -->\n## LGTM");
+
+  // Same body again: found, nothing written.
+  auto third = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## LGTM");
+  CHECK(third.outcome == CommentOutcome::Updated);
+  reqs = mock.requests();
+  CHECK(count(reqs, "POST") == 1);
+  CHECK(count(reqs, "PATCH") == 1);
+
+  // Another ruleset gets its own comment; the "other" one (id 2) is left alone.
+  auto ops = review::github::upsert_sticky_comment(c, "o/r", 7, "ops", "## BLOCK");
+  CHECK(ops.outcome == CommentOutcome::Created);
+  CHECK(ops.comment_id != first.comment_id);
+  CHECK(log.empty());
+}
+
+TEST_CASE("sticky comment: a read-only token gets one clear line", "[github][comment]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "POST"}, {"path", "/repos/o/r/issues/7/comments"},
+                                               {"responses", {{{"status", 403}, {"body", {{"message", "Resource not accessible by integration"}}}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "x");
+  CHECK(r.outcome == CommentOutcome::NoPermission);
+  CHECK(r.message == "the token cannot write pull request comments \xE2\x80\x94 the verdict is in the step summary only");
+}
+
+TEST_CASE("sticky comment: a failing listing writes nothing", "[github][comment]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "GET"}, {"path", "/repos/o/r/issues/7/comments"},
+                                               {"responses", {{{"status", 410}, {"body", {{"message", "Gone"}}}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "x");
+  CHECK(r.outcome == CommentOutcome::Failed);
+  CHECK(r.message == "GET /repos/o/r/issues/7/comments?per_page=100: HTTP 410: Gone");
+  CHECK(mock.requests().size() == 1);
+}
