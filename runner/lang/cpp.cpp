@@ -1,0 +1,362 @@
+// C/C++/HIP/CUDA front end: walks a tree-sitter-cpp 0.23.4 tree once and fills the SourceModel.
+#include <cstring>
+#include <unordered_set>
+
+#include "runner/lang/extract.hpp"
+
+namespace review::lang::detail {
+
+namespace {
+
+bool is(std::string_view t, const char* s) { return t == s; }
+bool field_is(const char* f, const char* s) { return f && std::strcmp(f, s) == 0; }
+
+/// Position of the last "::" outside template angle brackets, or npos.
+size_t last_scope_sep(std::string_view s) {
+  int angle = 0;
+  size_t found = std::string_view::npos;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i] == '<') ++angle;
+    else if (s[i] == '>' && angle > 0) --angle;
+    else if (angle == 0 && s[i] == ':' && s[i + 1] == ':') found = i++;
+  }
+  return found;
+}
+
+std::string strip_spaces(std::string s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ') out += c;
+  return out;
+}
+
+class CppWalker {
+ public:
+  explicit CppWalker(Builder& b) : b_(b) {}
+
+  void walk(TSNode root) {
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    visit(&c, Ctx{}, "", nullptr, 0);
+    ts_tree_cursor_delete(&c);
+    for (size_t i = 0; i < stmt_ranges_.size(); ++i)
+      b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
+  }
+
+ private:
+  Builder& b_;
+  std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
+  std::unordered_set<uint32_t> else_ifs_;  // start bytes of `if` nodes that continue a chain
+
+  static bool is_container(std::string_view t) {
+    return is(t, "translation_unit") || is(t, "compound_statement") || is(t, "declaration_list") ||
+           is(t, "field_declaration_list") || is(t, "case_statement") || is(t, "preproc_if") ||
+           is(t, "preproc_ifdef") || is(t, "preproc_else") || is(t, "preproc_elif");
+  }
+  static bool is_loop(std::string_view t) {
+    return is(t, "for_statement") || is(t, "for_range_loop") || is(t, "while_statement") ||
+           is(t, "do_statement");
+  }
+
+  void visit(TSTreeCursor* c, const Ctx& ctx, std::string_view parent, const char* fname, int depth) {
+    TSNode n = ts_tree_cursor_current_node(c);
+    if (!ts_node_is_named(n)) return;
+    if (depth > kMaxDepth) {
+      b_.model.has_errors = true;
+      return;
+    }
+    std::string_view type = ts_node_type(n);
+    if (is(type, "comment")) {
+      b_.comment(n);
+      return;
+    }
+    if (is_container(parent) && !field_is(fname, "value") && !field_is(fname, "condition") &&
+        !field_is(fname, "name") && !field_is(fname, "alternative"))
+      statement(n, type, ctx);
+    if (is(type, "string_literal") || is(type, "char_literal")) {
+      b_.mark(n, ctx);
+      uint32_t count = ts_node_child_count(n);
+      if (count >= 2)
+        b_.blank(ts_node_end_byte(ts_node_child(n, 0)), ts_node_start_byte(ts_node_child(n, count - 1)));
+      return;
+    }
+    if (is(type, "raw_string_literal")) {
+      b_.mark(n, ctx);
+      for_each_child(n, [&](TSNode ch, const char*) {
+        if (is(type_of(ch), "raw_string_content")) b_.blank(ts_node_start_byte(ch), ts_node_end_byte(ch));
+      });
+      return;
+    }
+    Ctx inner = ctx;
+    if (is(type, "function_definition")) {
+      inner = function(n, ctx);
+    } else if (is(type, "class_specifier") || is(type, "struct_specifier") || is(type, "union_specifier")) {
+      if (!ts_node_is_null(field(n, "body"))) inner = klass(n, ctx);
+    } else if (is(type, "namespace_definition")) {
+      std::string name = strip_spaces(b_.flat(field(n, "name")));
+      if (!name.empty()) inner.prefix = b_.add_prefix(b_.prefixes[ctx.prefix] + name + "::");
+    } else if (is(type, "call_expression")) {
+      call(n, ctx);
+    } else if (is(type, "declaration") || is(type, "field_declaration")) {
+      declaration(n, type, ctx);
+    } else if (is(type, "assignment_expression")) {
+      assign(n, ctx);
+    } else if (is(type, "preproc_include")) {
+      std::string p = b_.str(field(n, "path"));
+      if (p.size() >= 2 && (p[0] == '"' || p[0] == '<')) p = p.substr(1, p.size() - 2);
+      b_.model.imports.push_back(Import{p, {}, start_line(n)});
+    } else if (is(type, "if_statement")) {
+      if (!else_ifs_.count(ts_node_start_byte(n))) if_chain(n, ctx);
+      ++inner.cond;
+    } else if (is(type, "switch_statement")) {
+      switch_stmt(n, ctx);
+      ++inner.cond;
+    } else if (is(type, "conditional_expression")) {
+      ++inner.cond;
+    } else if (is_loop(type)) {
+      region(is(type, "do_statement") ? "do" : is(type, "while_statement") ? "while" : "for", n, ctx);
+    } else if (is(type, "try_statement")) {
+      region("try", n, ctx);
+    } else if (is(type, "return_statement")) {
+      region("return", n, ctx);
+    } else if (is(type, "throw_statement")) {
+      region("throw", n, ctx);
+    }
+    b_.mark(n, inner);
+    if (!ts_tree_cursor_goto_first_child(c)) return;
+    bool loop = is_loop(type);
+    do {
+      const char* f = ts_tree_cursor_current_field_name(c);
+      if (loop && field_is(f, "body")) {
+        Ctx in_body = inner;
+        ++in_body.loop;
+        visit(c, in_body, type, f, depth + 1);
+      } else {
+        visit(c, inner, type, f, depth + 1);
+      }
+    } while (ts_tree_cursor_goto_next_sibling(c));
+    ts_tree_cursor_goto_parent(c);
+  }
+
+  void statement(TSNode n, std::string_view type, const Ctx& ctx) {
+    Statement s;
+    s.kind = std::string(type);
+    s.line = start_line(n);
+    s.end_line = end_line(n);
+    s.function = b_.fn_name(ctx);
+    uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    TSNode body = field(n, "body");
+    if (ts_node_is_null(body)) body = field(n, "consequence");
+    if (!ts_node_is_null(body)) {
+      uint32_t h = ts_node_start_byte(body);
+      while (h > a && (b_.source[h - 1] == ' ' || b_.source[h - 1] == '\t' || b_.source[h - 1] == '\n' ||
+                       b_.source[h - 1] == '\r'))
+        --h;
+      e = h;
+    }
+    s.text = std::string(b_.source.substr(a, e - a));
+    s.header_end = s.line;
+    for (char ch : s.text) s.header_end += ch == '\n';
+    stmt_ranges_.emplace_back(a, e);
+    b_.model.statements.push_back(std::move(s));
+  }
+
+  // The identifier a declarator declares ("*p" -> "p", "a[3]" -> "a", "f(int)" -> "f").
+  TSNode declared_name(TSNode d) {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(d); ++guard) {
+      std::string_view t = type_of(d);
+      if (is(t, "identifier") || is(t, "field_identifier") || is(t, "qualified_identifier") ||
+          is(t, "destructor_name") || is(t, "operator_name") || is(t, "type_identifier") ||
+          is(t, "template_function") || is(t, "operator_cast"))
+        return d;
+      TSNode next = field(d, "declarator");
+      if (ts_node_is_null(next)) next = ts_node_named_child(d, 0);
+      d = next;
+    }
+    return TSNode{};
+  }
+
+  TSNode function_declarator(TSNode d) {
+    for (int guard = 0; guard < 32 && !ts_node_is_null(d); ++guard) {
+      if (is(type_of(d), "function_declarator")) return d;
+      TSNode next = field(d, "declarator");
+      if (ts_node_is_null(next)) next = ts_node_named_child(d, 0);
+      d = next;
+    }
+    return TSNode{};
+  }
+
+  Param param(TSNode p) {
+    Param out;
+    out.text = b_.flat(p);
+    TSNode name = declared_name(field(p, "declarator"));
+    out.name = b_.str(name);
+    out.default_value = b_.str(field(p, "default_value"));
+    return out;
+  }
+
+  Ctx function(TSNode n, const Ctx& ctx) {
+    Function f;
+    TSNode fd = function_declarator(field(n, "declarator"));
+    std::string full = strip_spaces(b_.flat(field(fd, "declarator")));
+    size_t sep = last_scope_sep(full);
+    f.name = sep == std::string::npos ? full : full.substr(sep + 2);
+    f.qualified = b_.prefixes[ctx.prefix] + full;
+    if (ctx.direct_class >= 0) {
+      f.cls = b_.model.classes[ctx.direct_class].name;
+    } else if (sep != std::string::npos) {
+      std::string scope = full.substr(0, sep);
+      size_t s2 = last_scope_sep(scope);
+      f.cls = s2 == std::string::npos ? scope : scope.substr(s2 + 2);
+    }
+    for_each_child(field(fd, "parameters"), [&](TSNode p, const char*) {
+      std::string_view t = type_of(p);
+      if (is(t, "parameter_declaration") || is(t, "optional_parameter_declaration") ||
+          is(t, "variadic_parameter_declaration"))
+        f.params.push_back(param(p));
+    });
+    f.start_line = start_line(n);
+    f.end_line = end_line(n);
+    f.signature = b_.line_text(f.start_line);
+    Ctx inner = ctx;
+    inner.function = static_cast<int>(b_.model.functions.size());
+    inner.direct_class = -1;
+    inner.loop = 0;
+    inner.cond = 0;
+    inner.prefix = b_.add_prefix(f.qualified + "::");
+    b_.model.functions.push_back(std::move(f));
+    return inner;
+  }
+
+  Ctx klass(TSNode n, const Ctx& ctx) {
+    Class k;
+    k.name = strip_spaces(b_.flat(field(n, "name")));
+    if (k.name.empty()) k.name = "(anonymous)";
+    k.qualified = b_.prefixes[ctx.prefix] + k.name;
+    for_each_child(n, [&](TSNode ch, const char*) {
+      if (!is(type_of(ch), "base_class_clause")) return;
+      for_each_child(ch, [&](TSNode b, const char*) {
+        std::string_view t = type_of(b);
+        if (ts_node_is_named(b) && !is(t, "access_specifier") && !is(t, "comment")) k.bases.push_back(b_.flat(b));
+      });
+    });
+    k.start_line = start_line(n);
+    k.end_line = end_line(n);
+    Ctx inner = ctx;
+    inner.cls = static_cast<int>(b_.model.classes.size());
+    inner.direct_class = inner.cls;
+    inner.prefix = b_.add_prefix(k.qualified + "::");
+    b_.model.classes.push_back(std::move(k));
+    return inner;
+  }
+
+  void call(TSNode n, const Ctx& ctx) {
+    Call c;
+    c.callee = strip_spaces(b_.flat(field(n, "function")));
+    for_each_child(field(n, "arguments"), [&](TSNode a, const char*) {
+      if (ts_node_is_named(a) && !is(type_of(a), "comment")) c.args.push_back(b_.str(a));
+    });
+    TSPoint p = ts_node_start_point(n);
+    c.line = static_cast<int>(p.row) + 1;
+    c.column = static_cast<int>(p.column) + 1;
+    c.end_line = end_line(n);
+    c.function = b_.fn_name(ctx);
+    c.in_loop = ctx.loop > 0;
+    c.text = b_.str(n);
+    if (ctx.function >= 0) b_.model.functions[ctx.function].calls.push_back(c.callee);
+    b_.model.calls.push_back(std::move(c));
+  }
+
+  void add_assignment(std::string target, std::string value, std::string op, TSNode n, const Ctx& ctx) {
+    Assignment a;
+    a.target = std::move(target);
+    a.value = std::move(value);
+    a.op = std::move(op);
+    a.line = start_line(n);
+    a.function = b_.fn_name(ctx);
+    if (ctx.cls >= 0) a.cls = b_.model.classes[ctx.cls].name;
+    a.text = b_.str(n);
+    b_.model.assignments.push_back(std::move(a));
+  }
+
+  void declaration(TSNode n, std::string_view type, const Ctx& ctx) {
+    if (is(type, "field_declaration")) {
+      TSNode dv = field(n, "default_value");
+      if (!ts_node_is_null(dv))
+        add_assignment(b_.str(declared_name(field(n, "declarator"))), b_.str(dv), "decl", n, ctx);
+      return;
+    }
+    for_each_child(n, [&](TSNode d, const char* f) {
+      if (!field_is(f, "declarator") || !is(type_of(d), "init_declarator")) return;
+      add_assignment(b_.str(declared_name(field(d, "declarator"))), b_.str(field(d, "value")), "decl", n, ctx);
+    });
+  }
+
+  void assign(TSNode n, const Ctx& ctx) {
+    add_assignment(b_.flat(field(n, "left")), b_.str(field(n, "right")), b_.str(field(n, "operator")), n, ctx);
+  }
+
+  std::string condition_text(TSNode cond) {
+    if (is(type_of(cond), "condition_clause")) {
+      TSNode v = field(cond, "value");
+      if (!ts_node_is_null(v)) return b_.flat(v);
+      std::string t = b_.flat(cond);
+      if (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
+      return t;
+    }
+    return b_.flat(cond);
+  }
+
+  void if_chain(TSNode n, const Ctx& ctx) {
+    Branch br;
+    br.kind = "if";
+    br.line = start_line(n);
+    br.end_line = end_line(n);
+    br.function = b_.fn_name(ctx);
+    TSNode cur = n;
+    for (int guard = 0; guard < 10000; ++guard) {
+      br.arms.push_back({condition_text(field(cur, "condition")), start_line(cur)});
+      TSNode alt = field(cur, "alternative");
+      if (ts_node_is_null(alt)) break;
+      TSNode stmt = ts_node_named_child(alt, 0);
+      while (!ts_node_is_null(stmt) && is(type_of(stmt), "comment")) stmt = ts_node_next_named_sibling(stmt);
+      if (!ts_node_is_null(stmt) && is(type_of(stmt), "if_statement")) {
+        else_ifs_.insert(ts_node_start_byte(stmt));
+        cur = stmt;
+        continue;
+      }
+      br.arms.push_back({"", start_line(alt)});
+      br.has_else = true;
+      break;
+    }
+    b_.model.branches.push_back(std::move(br));
+  }
+
+  void switch_stmt(TSNode n, const Ctx& ctx) {
+    Branch br;
+    br.kind = "switch";
+    br.line = start_line(n);
+    br.end_line = end_line(n);
+    br.function = b_.fn_name(ctx);
+    for_each_child(field(n, "body"), [&](TSNode cs, const char*) {
+      if (!is(type_of(cs), "case_statement")) return;
+      TSNode v = field(cs, "value");
+      if (ts_node_is_null(v)) {
+        br.has_else = true;
+        br.arms.push_back({"", start_line(cs)});
+      } else {
+        br.arms.push_back({b_.flat(v), start_line(cs)});
+      }
+    });
+    b_.model.branches.push_back(std::move(br));
+  }
+
+  void region(const char* kind, TSNode n, const Ctx& ctx) {
+    b_.model.regions.push_back(Region{kind, start_line(n), end_line(n), b_.fn_name(ctx)});
+  }
+};
+
+}  // namespace
+
+void extract_cpp(TSNode root, Builder& b) { CppWalker(b).walk(root); }
+
+}  // namespace review::lang::detail

@@ -1,0 +1,84 @@
+// Internal to runner/lang: the shared state of one model extraction (code blanking, comment
+// collection, per-line context marks). Front ends (python.cpp, cpp.cpp) fill it while walking a
+// tree; finish() turns it into SourceModel::lines.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "runner/lang/model.hpp"
+#include "runner/lang/tree.hpp"
+
+namespace review::lang::detail {
+
+/// Context passed down a tree walk. Copied per node, so it holds only small values.
+struct Ctx {
+  int function = -1;      ///< index of the innermost function, -1 at module level
+  int cls = -1;           ///< innermost enclosing class (for lines)
+  int direct_class = -1;  ///< class whose body directly contains this node (for methods)
+  int loop = 0;           ///< loop bodies entered inside the current function
+  int cond = 0;           ///< conditional constructs entered inside the current function
+  bool comprehension = false;
+  int prefix = 0;         ///< index into Builder::prefixes: qualified-name prefix ("Cls." / "ns::")
+};
+
+/// Walks deeper than this are cut (hostile nesting); the file is marked has_errors.
+constexpr int kMaxDepth = 800;
+
+class Builder {
+ public:
+  Builder(SourceModel& m, std::string_view src);
+
+  SourceModel& model;
+  std::string_view source;
+  std::string code;                     ///< copy of source, blanked in place
+  std::deque<std::string> prefixes;     ///< prefixes[0] == ""
+
+  std::string_view text(TSNode n) const { return node_text(n, source); }
+  std::string str(TSNode n) const { return std::string(text(n)); }
+  /// Node text with every run of whitespace (newlines included) collapsed to one space.
+  std::string flat(TSNode n) const;
+  /// Blanks bytes [a, b) of `code` (newlines kept).
+  void blank(uint32_t a, uint32_t b);
+  /// Records comment node `n`: blanks it and appends its text to the comment of each line.
+  void comment(TSNode n);
+  /// Marks the lines spanned by `n` with `ctx` (deeper nodes overwrite, so call in pre-order).
+  void mark(TSNode n, const Ctx& ctx);
+  const std::string& fn_name(const Ctx& ctx) const;
+  int add_prefix(std::string p);
+  /// Trimmed text of line `line` (1-based).
+  std::string line_text(int line) const;
+  /// code bytes [a, b).
+  std::string code_range(uint32_t a, uint32_t b) const;
+
+  /// Fills model.lines from the marks, the blanked code and the comments.
+  void finish();
+
+ private:
+  std::vector<int> fn_, cls_;
+  std::vector<char> loop_, cond_;
+  std::vector<std::string> comments_;
+};
+
+/// Calls f(child, field_name_or_nullptr) for every child of `n` (named and anonymous), in order,
+/// with one cursor (linear, unlike repeated ts_node_child calls).
+template <typename F>
+void for_each_child(TSNode n, F&& f) {
+  if (ts_node_is_null(n)) return;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      f(ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_name(&c));
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+void extract_python(TSNode root, Builder& b);
+void extract_cpp(TSNode root, Builder& b);
+
+}  // namespace review::lang::detail

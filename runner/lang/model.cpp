@@ -1,0 +1,265 @@
+#include "runner/lang/model.hpp"
+
+#include <algorithm>
+
+#include "runner/lang/cmake.hpp"
+#include "runner/lang/extract.hpp"
+#include "runner/lang/markdown.hpp"
+#include "runner/lang/tree.hpp"
+
+namespace review::lang {
+
+std::string_view language_name(Language lang) {
+  switch (lang) {
+    case Language::Python: return "python";
+    case Language::Cpp: return "cpp";
+    case Language::CMake: return "cmake";
+    case Language::Markdown: return "markdown";
+    case Language::Text: return "text";
+  }
+  return "text";
+}
+
+namespace {
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+}  // namespace
+
+Language language_of(std::string_view path) {
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (base == "CMakeLists.txt" || ends_with(base, ".cmake")) return Language::CMake;
+  if (ends_with(base, ".py")) return Language::Python;
+  if (ends_with(base, ".md") || ends_with(base, ".MD")) return Language::Markdown;
+  static constexpr std::string_view kCpp[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh",
+                                              ".hpp", ".cu", ".cuh", ".hip"};
+  for (std::string_view s : kCpp)
+    if (ends_with(base, s) && base.size() > s.size()) return Language::Cpp;
+  return Language::Text;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    size_t stop = end;
+    if (stop > pos && text[stop - 1] == '\r') --stop;
+    out.emplace_back(text.substr(pos, stop - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+const std::string& SourceModel::function_at(int line) const {
+  static const std::string kEmpty;
+  if (line < 1 || line > static_cast<int>(lines.size())) return kEmpty;
+  int f = lines[line - 1].function;
+  return f >= 0 && f < static_cast<int>(functions.size()) ? functions[f].qualified : kEmpty;
+}
+
+const std::string& SourceModel::class_at(int line) const {
+  static const std::string kEmpty;
+  if (line < 1 || line > static_cast<int>(lines.size())) return kEmpty;
+  int c = lines[line - 1].cls;
+  return c >= 0 && c < static_cast<int>(classes.size()) ? classes[c].name : kEmpty;
+}
+
+namespace detail {
+
+Builder::Builder(SourceModel& m, std::string_view src)
+    : model(m), source(src), code(src), prefixes{""} {
+  size_t n = m.text_lines.size();
+  fn_.assign(n, -1);
+  cls_.assign(n, -1);
+  loop_.assign(n, 0);
+  cond_.assign(n, 0);
+  comments_.resize(n);
+}
+
+std::string Builder::flat(TSNode n) const {
+  std::string_view t = text(n);
+  std::string out;
+  out.reserve(t.size());
+  bool space = false;
+  for (char c : t) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+void Builder::blank(uint32_t a, uint32_t b) {
+  b = std::min<uint32_t>(b, static_cast<uint32_t>(code.size()));
+  for (uint32_t i = a; i < b; ++i)
+    if (code[i] != '\n' && code[i] != '\r') code[i] = ' ';
+}
+
+void Builder::comment(TSNode n) {
+  blank(ts_node_start_byte(n), ts_node_end_byte(n));
+  std::string_view t = text(n);
+  int row = static_cast<int>(ts_node_start_point(n).row);
+  size_t pos = 0;
+  while (pos <= t.size()) {
+    size_t nl = t.find('\n', pos);
+    std::string_view part = t.substr(pos, nl == std::string_view::npos ? t.npos : nl - pos);
+    if (!part.empty() && part.back() == '\r') part.remove_suffix(1);
+    if (row >= 0 && row < static_cast<int>(comments_.size()) && !part.empty()) {
+      std::string& c = comments_[row];
+      if (!c.empty()) c += ' ';
+      c.append(part);
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+    ++row;
+  }
+}
+
+void Builder::mark(TSNode n, const Ctx& ctx) {
+  int a = start_line(n) - 1, b = end_line(n) - 1;
+  int size = static_cast<int>(fn_.size());
+  a = std::max(a, 0);
+  b = std::min(b, size - 1);
+  for (int r = a; r <= b; ++r) {
+    fn_[r] = ctx.function;
+    cls_[r] = ctx.cls;
+    loop_[r] = ctx.loop > 0;
+    cond_[r] = ctx.cond > 0;
+  }
+}
+
+const std::string& Builder::fn_name(const Ctx& ctx) const {
+  static const std::string kEmpty;
+  return ctx.function >= 0 ? model.functions[ctx.function].qualified : kEmpty;
+}
+
+int Builder::add_prefix(std::string p) {
+  prefixes.push_back(std::move(p));
+  return static_cast<int>(prefixes.size()) - 1;
+}
+
+std::string Builder::line_text(int line) const {
+  if (line < 1 || line > static_cast<int>(model.text_lines.size())) return {};
+  const std::string& s = model.text_lines[line - 1];
+  size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return {};
+  size_t b = s.find_last_not_of(" \t");
+  return s.substr(a, b - a + 1);
+}
+
+std::string Builder::code_range(uint32_t a, uint32_t b) const {
+  b = std::min<uint32_t>(b, static_cast<uint32_t>(code.size()));
+  if (a >= b) return {};
+  return code.substr(a, b - a);
+}
+
+void Builder::finish() {
+  size_t n = model.text_lines.size();
+  model.lines.resize(n);
+  size_t pos = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t len = model.text_lines[i].size();
+    LineInfo& li = model.lines[i];
+    li.code = pos + len <= code.size() ? code.substr(pos, len) : model.text_lines[i];
+    li.comment = std::move(comments_[i]);
+    li.function = fn_[i];
+    li.cls = cls_[i];
+    li.in_loop = loop_[i];
+    li.in_condition = cond_[i];
+    size_t nl = code.find('\n', pos);
+    pos = nl == std::string::npos ? code.size() : nl + 1;
+  }
+}
+
+}  // namespace detail
+
+std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::string_view text,
+                                                const AnalyzeOptions& opts) {
+  auto m = std::make_shared<SourceModel>();
+  m->path = std::string(path);
+  m->language = language_of(path);
+  if (text.size() > opts.max_bytes) {
+    m->skipped = true;
+    m->note = "skipped: " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+              std::to_string(opts.max_bytes) + " bytes";
+    return m;
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    m->skipped = true;
+    m->note = "skipped: binary content (NUL byte)";
+    return m;
+  }
+  m->text_lines = split_lines(text);
+  auto plain_lines = [&] {
+    m->lines.resize(m->text_lines.size());
+    for (size_t i = 0; i < m->text_lines.size(); ++i) m->lines[i].code = m->text_lines[i];
+  };
+  switch (m->language) {
+    case Language::Python:
+    case Language::Cpp: {
+      Tree tree = parse_tree(m->language, text);
+      if (tree.empty()) {
+        plain_lines();
+        m->has_errors = true;
+        m->note = "the parser gave up (timeout)";
+        break;
+      }
+      detail::Builder b(*m, text);
+      if (m->language == Language::Python)
+        detail::extract_python(tree.root(), b);
+      else
+        detail::extract_cpp(tree.root(), b);
+      b.finish();
+      m->has_errors = m->has_errors || tree.has_error();
+#ifdef REVIEW_HAVE_ANALYSES
+      if (opts.analyses) {
+        if (m->language == Language::Python) {
+          m->unbound_reads = analysis::find_unbound_reads(tree.root(), text);
+          m->branch_chains = analysis::find_python_branches(tree.root(), text);
+        } else {
+          m->branch_chains = analysis::find_cpp_branches(tree.root(), text);
+        }
+      }
+#endif
+      break;
+    }
+    case Language::CMake: {
+      CMakeParse p = parse_cmake(text);
+      m->cmake_commands = std::move(p.commands);
+      if (p.error) {
+        m->has_errors = true;
+        m->note = p.error->describe();
+      }
+      plain_lines();
+      for (const auto& [line, col, len] : p.comments) {
+        if (line < 1 || line > static_cast<int>(m->lines.size())) continue;
+        LineInfo& li = m->lines[line - 1];
+        const std::string& raw = m->text_lines[line - 1];
+        size_t a = std::min<size_t>(col - 1, raw.size());
+        size_t l = std::min<size_t>(len, raw.size() - a);
+        if (!li.comment.empty()) li.comment += ' ';
+        li.comment += raw.substr(a, l);
+        for (size_t i = a; i < a + l; ++i) li.code[i] = ' ';
+      }
+      break;
+    }
+    case Language::Markdown:
+      plain_lines();
+      m->sections = markdown_sections(text);
+      break;
+    case Language::Text:
+      plain_lines();
+      break;
+  }
+  return m;
+}
+
+}  // namespace review::lang

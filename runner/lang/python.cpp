@@ -1,0 +1,403 @@
+// Python front end: walks a tree-sitter-python 0.23.6 tree once and fills the SourceModel.
+#include <cstring>
+
+#include "runner/lang/extract.hpp"
+
+namespace review::lang::detail {
+
+namespace {
+
+bool is(std::string_view t, const char* s) { return t == s; }
+
+class PyWalker {
+ public:
+  explicit PyWalker(Builder& b) : b_(b) {}
+
+  void walk(TSNode root) {
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    visit(&c, Ctx{}, "", 0);
+    ts_tree_cursor_delete(&c);
+    for (size_t i = 0; i < stmt_ranges_.size(); ++i)
+      b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
+  }
+
+ private:
+  Builder& b_;
+  std::vector<std::string> pending_decorators_;
+  std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
+
+  void visit_children(TSTreeCursor* c, const Ctx& inner, std::string_view type, int depth) {
+    if (!ts_tree_cursor_goto_first_child(c)) return;
+    bool loop = is(type, "for_statement") || is(type, "while_statement");
+    do {
+      if (loop) {
+        const char* f = ts_tree_cursor_current_field_name(c);
+        if (f && std::strcmp(f, "body") == 0) {
+          Ctx in_body = inner;
+          ++in_body.loop;
+          visit(c, in_body, type, depth + 1);
+          continue;
+        }
+      }
+      visit(c, inner, type, depth + 1);
+    } while (ts_tree_cursor_goto_next_sibling(c));
+    ts_tree_cursor_goto_parent(c);
+  }
+
+  void visit(TSTreeCursor* c, const Ctx& ctx, std::string_view parent, int depth) {
+    TSNode n = ts_tree_cursor_current_node(c);
+    if (!ts_node_is_named(n)) return;
+    if (depth > kMaxDepth) {
+      b_.model.has_errors = true;
+      return;
+    }
+    std::string_view type = ts_node_type(n);
+    if (is(type, "comment")) {
+      b_.comment(n);
+      return;
+    }
+    if (is(parent, "module") || is(parent, "block")) statement(n, type, ctx);
+    if (is(type, "string")) {
+      string(c, n, ctx, depth);
+      return;
+    }
+    Ctx inner = ctx;
+    if (is(type, "function_definition")) {
+      inner = function(n, ctx);
+    } else if (is(type, "class_definition")) {
+      inner = klass(n, ctx);
+    } else if (is(type, "decorated_definition")) {
+      decorators(n);
+    } else if (is(type, "call")) {
+      call(n, ctx);
+    } else if (is(type, "assignment") || is(type, "augmented_assignment") ||
+               is(type, "named_expression")) {
+      assignment(n, type, ctx);
+    } else if (is(type, "import_statement") || is(type, "import_from_statement")) {
+      import(n, type);
+    } else if (is(type, "if_statement")) {
+      if_chain(n, ctx);
+      ++inner.cond;
+    } else if (is(type, "match_statement")) {
+      match(n, ctx);
+      ++inner.cond;
+    } else if (is(type, "for_statement")) {
+      region("for", n, ctx);
+    } else if (is(type, "while_statement")) {
+      region("while", n, ctx);
+    } else if (is(type, "with_statement")) {
+      region("with", n, ctx);
+    } else if (is(type, "try_statement")) {
+      region("try", n, ctx);
+    } else if (is(type, "return_statement")) {
+      region("return", n, ctx);
+    } else if (is(type, "raise_statement")) {
+      region("raise", n, ctx);
+    } else if (is(type, "list_comprehension") || is(type, "set_comprehension") ||
+               is(type, "dictionary_comprehension") || is(type, "generator_expression")) {
+      inner.comprehension = true;
+    }
+    b_.mark(n, inner);
+    visit_children(c, inner, type, depth);
+  }
+
+  // A string: contents blanked, delimiters and f-string interpolations kept as code.
+  void string(TSTreeCursor* c, TSNode n, const Ctx& ctx, int depth) {
+    b_.mark(n, ctx);
+    uint32_t count = ts_node_child_count(n);
+    uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (count > 0) {
+      TSNode first = ts_node_child(n, 0), last = ts_node_child(n, count - 1);
+      if (is(type_of(first), "string_start")) a = ts_node_end_byte(first);
+      if (is(type_of(last), "string_end")) e = ts_node_start_byte(last);
+    }
+    if (a < e) b_.blank(a, e);
+    if (!ts_tree_cursor_goto_first_child(c)) return;
+    do {
+      TSNode ch = ts_tree_cursor_current_node(c);
+      if (is(type_of(ch), "interpolation")) {
+        for (uint32_t i = ts_node_start_byte(ch); i < ts_node_end_byte(ch) && i < b_.code.size(); ++i)
+          b_.code[i] = b_.source[i];
+        visit(c, ctx, "string", depth + 1);
+      }
+    } while (ts_tree_cursor_goto_next_sibling(c));
+    ts_tree_cursor_goto_parent(c);
+  }
+
+  void statement(TSNode n, std::string_view type, const Ctx& ctx) {
+    Statement s;
+    s.kind = std::string(type);
+    s.line = start_line(n);
+    s.end_line = end_line(n);
+    s.function = b_.fn_name(ctx);
+    uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    TSNode def = is(type, "decorated_definition") ? field(n, "definition") : n;
+    TSNode body = field(def, "body");
+    if (ts_node_is_null(body)) body = field(def, "consequence");
+    if (!ts_node_is_null(body) && is(type_of(body), "block")) {
+      uint32_t h = ts_node_start_byte(body);
+      while (h > a && (b_.source[h - 1] == ' ' || b_.source[h - 1] == '\t' || b_.source[h - 1] == '\n' ||
+                       b_.source[h - 1] == '\r'))
+        --h;
+      e = h;
+    }
+    s.text = std::string(b_.source.substr(a, e - a));
+    s.header_end = s.line;
+    for (char ch : s.text) s.header_end += ch == '\n';
+    stmt_ranges_.emplace_back(a, e);
+    b_.model.statements.push_back(std::move(s));
+  }
+
+  void decorators(TSNode n) {
+    pending_decorators_.clear();
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode d = ts_node_named_child(n, i);
+      if (!is(type_of(d), "decorator")) continue;
+      std::string t = b_.flat(d);
+      if (!t.empty() && t[0] == '@') t.erase(0, 1);
+      size_t k = t.find_first_not_of(' ');
+      pending_decorators_.push_back(k == std::string::npos ? std::string() : t.substr(k));
+    }
+  }
+
+  static Param param(Builder& b, TSNode p) {
+    Param out;
+    out.text = b.str(p);
+    std::string_view t = type_of(p);
+    TSNode name;
+    if (is(t, "identifier")) {
+      name = p;
+    } else if (is(t, "default_parameter") || is(t, "typed_default_parameter")) {
+      name = field(p, "name");
+      out.default_value = b.str(field(p, "value"));
+    } else if (is(t, "typed_parameter")) {
+      name = ts_node_named_child(p, 0);
+    } else {
+      name = p;  // list_splat_pattern, dictionary_splat_pattern
+    }
+    if (!ts_node_is_null(name) &&
+        (is(type_of(name), "list_splat_pattern") || is(type_of(name), "dictionary_splat_pattern")))
+      name = ts_node_named_child(name, 0);
+    out.name = b.str(name);
+    return out;
+  }
+
+  Ctx function(TSNode n, const Ctx& ctx) {
+    Function f;
+    f.name = b_.str(field(n, "name"));
+    f.qualified = b_.prefixes[ctx.prefix] + f.name;
+    if (ctx.direct_class >= 0) f.cls = b_.model.classes[ctx.direct_class].name;
+    TSNode ps = field(n, "parameters");
+    uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode p = ts_node_named_child(ps, i);
+      std::string_view t = type_of(p);
+      if (is(t, "comment") || is(t, "keyword_separator") || is(t, "positional_separator")) continue;
+      f.params.push_back(param(b_, p));
+    }
+    f.decorators = std::move(pending_decorators_);
+    pending_decorators_.clear();
+    f.start_line = start_line(n);
+    f.end_line = end_line(n);
+    f.signature = b_.line_text(f.start_line);
+    Ctx inner = ctx;
+    inner.function = static_cast<int>(b_.model.functions.size());
+    inner.direct_class = -1;
+    inner.loop = 0;
+    inner.cond = 0;
+    inner.comprehension = false;
+    inner.prefix = b_.add_prefix(f.qualified + ".");
+    b_.model.functions.push_back(std::move(f));
+    return inner;
+  }
+
+  Ctx klass(TSNode n, const Ctx& ctx) {
+    pending_decorators_.clear();
+    Class k;
+    k.name = b_.str(field(n, "name"));
+    k.qualified = b_.prefixes[ctx.prefix] + k.name;
+    TSNode sup = field(n, "superclasses");
+    uint32_t count = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode s = ts_node_named_child(sup, i);
+      if (!is(type_of(s), "comment")) k.bases.push_back(b_.flat(s));
+    }
+    k.start_line = start_line(n);
+    k.end_line = end_line(n);
+    Ctx inner = ctx;
+    inner.cls = static_cast<int>(b_.model.classes.size());
+    inner.direct_class = inner.cls;
+    inner.prefix = b_.add_prefix(k.qualified + ".");
+    b_.model.classes.push_back(std::move(k));
+    return inner;
+  }
+
+  void call(TSNode n, const Ctx& ctx) {
+    Call c;
+    c.callee = b_.flat(field(n, "function"));
+    TSNode args = field(n, "arguments");
+    if (!ts_node_is_null(args)) {
+      if (is(type_of(args), "argument_list")) {
+        uint32_t count = ts_node_named_child_count(args);
+        for (uint32_t i = 0; i < count; ++i) {
+          TSNode a = ts_node_named_child(args, i);
+          std::string_view t = type_of(a);
+          if (is(t, "comment")) continue;
+          if (is(t, "keyword_argument"))
+            c.kwargs.emplace_back(b_.str(field(a, "name")), b_.str(field(a, "value")));
+          else
+            c.args.push_back(b_.str(a));
+        }
+      } else {
+        c.args.push_back(b_.str(args));
+      }
+    }
+    TSPoint p = ts_node_start_point(n);
+    c.line = static_cast<int>(p.row) + 1;
+    c.column = static_cast<int>(p.column) + 1;
+    c.end_line = end_line(n);
+    c.function = b_.fn_name(ctx);
+    c.in_loop = ctx.loop > 0 || ctx.comprehension;
+    c.text = b_.str(n);
+    if (ctx.function >= 0) b_.model.functions[ctx.function].calls.push_back(c.callee);
+    b_.model.calls.push_back(std::move(c));
+  }
+
+  void targets(TSNode t, std::vector<std::string>& out) {
+    if (ts_node_is_null(t)) return;
+    std::string_view type = type_of(t);
+    if (is(type, "pattern_list") || is(type, "tuple_pattern") || is(type, "list_pattern") ||
+        is(type, "expression_list") || is(type, "tuple") || is(type, "list") ||
+        is(type, "parenthesized_expression")) {
+      uint32_t count = ts_node_named_child_count(t);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode ch = ts_node_named_child(t, i);
+        if (!is(type_of(ch), "comment")) targets(ch, out);
+      }
+      return;
+    }
+    if (is(type, "list_splat_pattern") || is(type, "list_splat")) {
+      targets(ts_node_named_child(t, 0), out);
+      return;
+    }
+    out.push_back(b_.flat(t));
+  }
+
+  void assignment(TSNode n, std::string_view type, const Ctx& ctx) {
+    std::vector<std::string> names;
+    TSNode value;
+    std::string op;
+    if (is(type, "named_expression")) {
+      names.push_back(b_.str(field(n, "name")));
+      value = field(n, "value");
+      op = ":=";
+    } else {
+      targets(field(n, "left"), names);
+      value = field(n, "right");
+      while (!ts_node_is_null(value) && is(type_of(value), "assignment")) value = field(value, "right");
+      if (is(type, "augmented_assignment"))
+        op = b_.str(field(n, "operator"));
+      else
+        op = ts_node_is_null(value) ? ":" : "=";
+    }
+    std::string v = b_.str(value), text = b_.str(n);
+    for (auto& t : names) {
+      Assignment a;
+      a.target = std::move(t);
+      a.value = v;
+      a.op = op;
+      a.line = start_line(n);
+      a.function = b_.fn_name(ctx);
+      if (ctx.cls >= 0) a.cls = b_.model.classes[ctx.cls].name;
+      a.text = text;
+      b_.model.assignments.push_back(std::move(a));
+    }
+  }
+
+  void import(TSNode n, std::string_view type) {
+    int line = start_line(n);
+    uint32_t count = ts_node_named_child_count(n);
+    if (is(type, "import_statement")) {
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode ch = ts_node_named_child(n, i);
+        std::string_view t = type_of(ch);
+        if (is(t, "dotted_name")) {
+          b_.model.imports.push_back(Import{b_.str(ch), {}, line});
+        } else if (is(t, "aliased_import")) {
+          b_.model.imports.push_back(Import{b_.str(field(ch, "name")), {b_.flat(ch)}, line});
+        }
+      }
+      return;
+    }
+    Import imp;
+    imp.line = line;
+    TSNode mod = field(n, "module_name");
+    imp.module = b_.str(mod);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (ts_node_eq(ch, mod)) continue;
+      std::string_view t = type_of(ch);
+      if (is(t, "dotted_name") || is(t, "aliased_import")) imp.names.push_back(b_.flat(ch));
+      else if (is(t, "wildcard_import")) imp.names.push_back("*");
+    }
+    b_.model.imports.push_back(std::move(imp));
+  }
+
+  void if_chain(TSNode n, const Ctx& ctx) {
+    Branch br;
+    br.kind = "if";
+    br.line = start_line(n);
+    br.end_line = end_line(n);
+    br.function = b_.fn_name(ctx);
+    br.arms.push_back({b_.flat(field(n, "condition")), br.line});
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      std::string_view t = type_of(ch);
+      if (is(t, "elif_clause")) {
+        br.arms.push_back({b_.flat(field(ch, "condition")), start_line(ch)});
+      } else if (is(t, "else_clause")) {
+        br.arms.push_back({"", start_line(ch)});
+        br.has_else = true;
+      }
+    }
+    b_.model.branches.push_back(std::move(br));
+  }
+
+  void match(TSNode n, const Ctx& ctx) {
+    Branch br;
+    br.kind = "match";
+    br.line = start_line(n);
+    br.end_line = end_line(n);
+    br.function = b_.fn_name(ctx);
+    TSNode body = field(n, "body");
+    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode cc = ts_node_named_child(body, i);
+      if (!is(type_of(cc), "case_clause")) continue;
+      std::string pattern;
+      uint32_t k = ts_node_named_child_count(cc);
+      for (uint32_t j = 0; j < k; ++j) {
+        TSNode p = ts_node_named_child(cc, j);
+        if (!is(type_of(p), "case_pattern")) continue;
+        if (!pattern.empty()) pattern += ", ";
+        pattern += b_.flat(p);
+      }
+      bool guarded = !ts_node_is_null(field(cc, "guard"));
+      if (pattern == "_" && !guarded) br.has_else = true;
+      br.arms.push_back({pattern, start_line(cc)});
+    }
+    b_.model.branches.push_back(std::move(br));
+  }
+
+  void region(const char* kind, TSNode n, const Ctx& ctx) {
+    b_.model.regions.push_back(Region{kind, start_line(n), end_line(n), b_.fn_name(ctx)});
+  }
+};
+
+}  // namespace
+
+void extract_python(TSNode root, Builder& b) { PyWalker(b).walk(root); }
+
+}  // namespace review::lang::detail

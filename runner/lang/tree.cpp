@@ -1,0 +1,67 @@
+#include "runner/lang/tree.hpp"
+
+#include <cstring>
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+extern "C" const TSLanguage* tree_sitter_cpp(void);
+
+namespace review::lang {
+
+namespace {
+
+constexpr uint64_t kParseTimeoutMicros = 20'000'000;
+
+struct ParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
+};
+using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
+
+TSParser* thread_parser(Language lang) {
+  thread_local ParserPtr python, cpp;
+  ParserPtr& slot = lang == Language::Python ? python : cpp;
+  if (!slot) {
+    slot.reset(ts_parser_new());
+    ts_parser_set_language(slot.get(), ts_language(lang));
+    ts_parser_set_timeout_micros(slot.get(), kParseTimeoutMicros);
+  }
+  return slot.get();
+}
+
+}  // namespace
+
+TSNode Tree::root() const {
+  if (!tree_) return TSNode{};
+  return ts_tree_root_node(tree_.get());
+}
+
+bool Tree::has_error() const { return tree_ && ts_node_has_error(root()); }
+
+const TSLanguage* ts_language(Language lang) {
+  switch (lang) {
+    case Language::Python: return tree_sitter_python();
+    case Language::Cpp: return tree_sitter_cpp();
+    default: return nullptr;
+  }
+}
+
+Tree parse_tree(Language lang, std::string_view source) {
+  if (!ts_language(lang)) return Tree{};
+  TSParser* p = thread_parser(lang);
+  TSTree* t = ts_parser_parse_string(p, nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  if (!t) ts_parser_reset(p);
+  return Tree(t);
+}
+
+std::string_view node_text(TSNode node, std::string_view source) {
+  if (ts_node_is_null(node)) return {};
+  uint32_t a = ts_node_start_byte(node), b = ts_node_end_byte(node);
+  if (a > b || b > source.size()) return {};
+  return source.substr(a, b - a);
+}
+
+TSNode field(TSNode node, const char* name) {
+  if (ts_node_is_null(node)) return node;
+  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+}  // namespace review::lang
