@@ -1,0 +1,194 @@
+#include "runner/change/git.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "runner/change/diff_parser.hpp"
+#include "runner/change/memory.hpp"
+
+namespace review::change {
+
+namespace {
+
+std::string first_line(const std::string& s) {
+  std::size_t nl = s.find('\n');
+  return excerpt(nl == std::string::npos ? s : s.substr(0, nl), 200);
+}
+
+ProcessResult git(const std::string& repo, std::vector<std::string> args) {
+  std::vector<std::string> argv{"git", "-C", repo};
+  argv.insert(argv.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  try {
+    return run_process(argv);
+  } catch (const InputError& e) {
+    throw InputError{repo, "cannot run git: " + e.message};
+  }
+}
+
+std::vector<std::string> split_nul(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < s.size()) {
+    std::size_t z = s.find('\0', pos);
+    if (z == std::string::npos) z = s.size();
+    if (z > pos) out.push_back(s.substr(pos, z - pos));
+    pos = z + 1;
+  }
+  return out;
+}
+
+std::optional<std::string> read_file(const std::filesystem::path& p) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) return std::nullopt;
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+void check_repository(const std::string& repo) {
+  ProcessResult r = git(repo, {"rev-parse", "--git-dir"});
+  if (r.exit_code != 0) throw InputError{repo, "not a git repository"};
+}
+
+std::optional<std::string> try_resolve(const std::string& repo, const std::string& rev) {
+  ProcessResult r =
+      git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"});
+  if (r.exit_code != 0) return std::nullopt;
+  std::string sha = r.out.substr(0, r.out.find('\n'));
+  if (sha.empty()) return std::nullopt;
+  return sha;
+}
+
+/// An untracked work-tree file as an Added ChangedFile.
+ChangedFile untracked_file(const std::string& path, const std::string& text, std::size_t max_bytes) {
+  std::string_view probe(text.data(), std::min<std::size_t>(text.size(), 8000));
+  if (probe.find('\0') != std::string_view::npos) {  // git's own binary test (buffer_is_binary)
+    ChangedFile f;
+    f.path = path;
+    f.status = FileStatus::Added;
+    f.binary = f.skipped = true;
+    f.skip_reason = "binary file";
+    return f;
+  }
+  ChangedFile f = std::move(make_snippet_change(path, text).files.front());
+  if (text.size() > max_bytes) {
+    f.hunks.clear();
+    f.added_lines.clear();
+    f.skipped = true;
+    f.skip_reason = "diff larger than " + std::to_string(max_bytes) + " bytes";
+  }
+  return f;
+}
+
+}  // namespace
+
+GitContent::GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree)
+    : repo_(std::move(repo)), base_sha_(std::move(base_sha)), head_sha_(std::move(head_sha)),
+      work_tree_(work_tree) {}
+
+std::optional<std::string> GitContent::blob(const std::string& rev, const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!batch_) batch_ = std::make_unique<CatFileBatch>(repo_);
+  return batch_->blob(rev, path);
+}
+
+int GitContent::requests() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return batch_ ? batch_->requests() : 0;
+}
+
+std::optional<std::string> GitContent::head(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  if (work_tree_) {
+    std::filesystem::path p = std::filesystem::path(repo_) / path;
+    return read_file(p);
+  }
+  return blob(head_sha_, path);
+}
+
+std::optional<std::string> GitContent::base(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  return blob(base_sha_, path);
+}
+
+std::vector<std::string> GitContent::head_files() {
+  std::vector<std::string> files;
+  if (work_tree_) {
+    ProcessResult r = git(repo_, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"});
+    if (r.exit_code != 0) throw InputError{repo_, "git ls-files failed: " + first_line(r.err)};
+    std::error_code ec;
+    for (std::string& f : split_nul(r.out))
+      if (std::filesystem::exists(std::filesystem::path(repo_) / f, ec)) files.push_back(std::move(f));
+  } else {
+    ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--name-only", head_sha_});
+    if (r.exit_code != 0) throw InputError{repo_, "git ls-tree failed: " + first_line(r.err)};
+    files = split_nul(r.out);
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
+std::string resolve_revision(const std::string& repo, const std::string& rev) {
+  check_repository(repo);
+  if (auto sha = try_resolve(repo, rev)) return *sha;
+  throw InputError{repo, "unknown revision \"" + excerpt(rev, 200) + "\""};
+}
+
+std::string default_base(const std::string& repo, const std::string& head_sha) {
+  for (const char* candidate : {"origin/HEAD", "main", "master"}) {
+    if (!try_resolve(repo, candidate)) continue;
+    ProcessResult r = git(repo, {"merge-base", candidate, head_sha});
+    if (r.exit_code == 0) {
+      std::string sha = r.out.substr(0, r.out.find('\n'));
+      if (!sha.empty()) return sha;
+    }
+  }
+  throw InputError{repo,
+                   "no base revision given, and none of origin/HEAD, main, master shares history "
+                   "with the head; pass a base revision"};
+}
+
+Change load_git_change(const GitOptions& opts) {
+  const std::string& repo = opts.repo;
+  std::string head_sha = resolve_revision(repo, opts.work_tree || opts.head.empty() ? "HEAD" : opts.head);
+  std::string base_sha = opts.base.empty() ? default_base(repo, head_sha) : resolve_revision(repo, opts.base);
+
+  std::vector<std::string> args{"-c", "core.quotepath=true", "diff", "--no-ext-diff", "--no-color",
+                                "--no-textconv", "--no-relative", "-M", "--full-index",
+                                "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", base_sha};
+  if (!opts.work_tree) args.push_back(head_sha);
+  args.push_back("--");
+  ProcessResult r = git(repo, args);
+  if (r.exit_code != 0) throw InputError{repo, "git diff failed: " + first_line(r.err)};
+
+  Change c;
+  DiffOptions dopts;
+  dopts.max_file_bytes = opts.max_file_bytes;
+  c.files = parse_unified_diff(r.out, "git diff " + base_sha.substr(0, 12) + " " +
+                                          (opts.work_tree ? std::string("(work tree)") : head_sha.substr(0, 12)),
+                               dopts);
+  if (opts.work_tree) {
+    ProcessResult u = git(repo, {"ls-files", "-z", "--others", "--exclude-standard"});
+    if (u.exit_code != 0) throw InputError{repo, "git ls-files failed: " + first_line(u.err)};
+    for (const std::string& path : split_nul(u.out)) {
+      std::optional<std::string> text = read_file(std::filesystem::path(repo) / path);
+      if (!text) continue;
+      c.files.push_back(untracked_file(path, *text, opts.max_file_bytes));
+    }
+    c.notes.push_back("head is the work tree: uncommitted changes and untracked files included");
+  }
+  for (const ChangedFile& f : c.files)
+    if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");
+  c.pr.base_sha = base_sha;
+  c.pr.head_sha = head_sha;
+  c.content = std::make_shared<GitContent>(repo, base_sha, head_sha, opts.work_tree);
+  return c;
+}
+
+}  // namespace review::change

@@ -1,0 +1,72 @@
+// A change read from a git repository: the diff between two revisions (or a revision and the work
+// tree) and the full texts from git objects through one long-lived `git cat-file --batch`.
+// git always runs as a subprocess with an argument vector, never through a shell.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/change/change.hpp"
+#include "runner/change/process.hpp"
+
+namespace review::change {
+
+struct GitOptions {
+  std::string repo = ".";   ///< the repository folder (any folder inside a work tree)
+  std::string base;         ///< base revision; empty = default_base()
+  std::string head;         ///< head revision; empty = "HEAD"; ignored when work_tree is set
+  bool work_tree = false;   ///< head = the work tree: uncommitted and untracked files included
+  std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;  ///< see DiffOptions
+};
+
+/// Head and base texts from git objects at two fixed commits (never the work tree unless
+/// `work_tree`, in which case head texts are read from the files in `repo`). One
+/// `git cat-file --batch` process, started on first use, serves every request. Thread-safe.
+/// `base(path)` takes the base-side path (ChangedFile::old_path for renames).
+class GitContent : public ContentSource {
+ public:
+  /// `base_sha`/`head_sha` are full commit ids; `head_sha` is unused when `work_tree`.
+  GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree);
+  /// Returns the blob `head_sha:path` (or the work-tree file), nullopt when absent or not a blob.
+  std::optional<std::string> head(const std::string& path) override;
+  /// Returns the blob `base_sha:path`, nullopt when absent or not a blob.
+  std::optional<std::string> base(const std::string& path) override;
+  /// Returns `git ls-tree -r --name-only head_sha` (work tree: tracked and untracked, not ignored,
+  /// files present on disk), sorted. Throws InputError{repo, …} when git fails.
+  std::vector<std::string> head_files() override;
+  /// Number of cat-file requests so far (tests check that one process serves them all).
+  int requests() const;
+
+ private:
+  std::optional<std::string> blob(const std::string& rev, const std::string& path);
+
+  std::string repo_, base_sha_, head_sha_;
+  bool work_tree_;
+  mutable std::mutex mutex_;
+  std::unique_ptr<CatFileBatch> batch_;
+};
+
+/// Returns the full commit id of `rev` in `repo` (`git rev-parse --verify REV^{commit}`).
+/// Throws InputError{repo, "unknown revision \"REV\""} when it names no commit, and
+/// InputError{repo, "not a git repository"} when `repo` is not inside one.
+std::string resolve_revision(const std::string& repo, const std::string& rev);
+
+/// The default base for `head_sha`: the merge-base with `origin/HEAD`, else with `main`, else with
+/// `master` (the first of them that exists and shares history with head). Throws
+/// InputError{repo, "no base revision given, and none of origin/HEAD, main, master shares history
+/// with the head; pass a base revision"} when none does.
+std::string default_base(const std::string& repo, const std::string& head_sha);
+
+/// Loads the change `base..head` of `opts.repo`:
+///   git diff --no-ext-diff --no-color --no-textconv -M --full-index --submodule=short BASE HEAD
+/// (without HEAD for `work_tree`, plus every untracked, not ignored file as Added: `git ls-files
+/// --others --exclude-standard`). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
+/// `work_tree`), content = GitContent, and one note per skipped file.
+/// Throws InputError{repo, …} for an unknown revision, a missing default base, or a failing git.
+Change load_git_change(const GitOptions& opts);
+
+}  // namespace review::change
