@@ -1,0 +1,1249 @@
+// Definite-assignment analysis for Python scopes, run directly over the tree-sitter tree
+// (structured data-flow: each compound statement joins the states of its arms).
+#include "runner/analysis/unbound.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace review::analysis {
+namespace {
+
+// Per-name abstract value: bit 1 = may be unbound on some path, bit 2 = may be bound.
+constexpr uint8_t kUnbound = 1, kBound = 2, kMaybe = 3;
+
+std::string_view text_of(TSNode n, std::string_view src) {
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > src.size() || e > src.size() || e < b) return {};
+  return src.substr(b, e - b);
+}
+
+bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+
+TSNode field(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+}
+
+int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+
+std::string short_text(TSNode n, std::string_view src, size_t max = 60) {
+  std::string out;
+  bool space = false;
+  for (char c : text_of(n, src)) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ' || c == '\\') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > max) out = out.substr(0, max - 3) + "...";
+  return out;
+}
+
+std::string join_words(const std::vector<std::string>& items, const char* conj) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += (i + 1 == items.size()) ? std::string(" ") + conj + " " : std::string(", ");
+    out += items[i];
+  }
+  return out;
+}
+
+struct Reason {
+  std::string cause, kind, bound_in, unbound_path, inside_path;
+  int line = 0;
+  uint32_t start = 0, end = 0;  // byte range of the construct
+};
+
+struct State {
+  bool live = true;
+  std::vector<uint8_t> st;
+  std::vector<int> why;
+  uint8_t get(size_t i) const { return i < st.size() ? st[i] : kUnbound; }
+  int reason(size_t i) const { return i < why.size() ? why[i] : -1; }
+  void set(size_t i, uint8_t v, int r) {
+    if (i >= st.size()) {
+      st.resize(i + 1, kUnbound);
+      why.resize(i + 1, -1);
+    }
+    st[i] = v;
+    why[i] = r;
+  }
+  static State dead() {
+    State s;
+    s.live = false;
+    return s;
+  }
+  bool same(const State& o) const {
+    if (live != o.live) return false;
+    size_t n = std::max(st.size(), o.st.size());
+    for (size_t i = 0; i < n; ++i)
+      if (get(i) != o.get(i)) return false;
+    return true;
+  }
+};
+
+struct Arm {
+  State s;
+  std::string label;  // for bound_in, e.g. "`if`"
+  std::string path;   // how this arm is taken, e.g. "`x > 0` holds"
+};
+
+struct Construct {
+  std::string cause, kind;
+  int line = 0;
+  uint32_t start = 0, end = 0;
+  std::string plural = "arms";  // "the `if` and `elif` arms"
+  std::string inside_path;       // unbound path used for reads inside the construct
+};
+
+struct LoopCtx {
+  std::vector<State> breaks, continues;
+};
+
+// What a finished scope leaves for the scopes nested in it (captured-variable checks).
+struct ScopeInfo {
+  std::string kind;
+  std::unordered_map<std::string, size_t> names;
+  // name -> (byte offset of the binding, kind: v variable, i import, d def/class, p parameter)
+  std::unordered_map<std::string, std::vector<std::pair<uint32_t, char>>> bindings;
+  std::unordered_set<std::string> declared_outer;
+  std::vector<Reason> reasons;
+  struct Snap {
+    State st;
+    std::vector<std::pair<uint32_t, uint32_t>> loops;  // enclosing loops' byte ranges
+  };
+  std::unordered_map<uint32_t, Snap> snaps;  // state where each nested def/class/lambda starts
+};
+
+struct ScopeJob {
+  TSNode node;         // function_definition / class_definition / lambda / module
+  std::string name;    // qualified name
+  std::string kind;    // function / class / module / lambda
+  std::vector<std::pair<const ScopeInfo*, uint32_t>> chain;  // enclosing scopes, outermost first
+};
+
+const std::unordered_set<std::string_view>& noreturn_callees() {
+  static const std::unordered_set<std::string_view> s = {
+      "sys.exit", "exit", "quit", "os._exit", "os.abort", "assert_never", "typing.assert_never",
+      "typing_extensions.assert_never", "self.fail", "self.skipTest", "os.execv", "os.execvp",
+      "os.execve", "os.execl", "os.execlp", "os.execvpe"};
+  return s;
+}
+
+class Analyzer {
+ public:
+  Analyzer(std::string_view src, std::vector<UnboundRead>& out,
+           const std::unordered_set<std::string>& noreturn_funcs,
+           const std::unordered_set<std::string>& noreturn_methods)
+      : src_(src), out_(out), nr_funcs_(noreturn_funcs), nr_methods_(noreturn_methods) {}
+
+  // Analyses one scope; nested scopes are appended to `jobs`.
+  // Returns whether the end of the body is reachable and whether any `return` was seen.
+  void run(const ScopeJob& job, ScopeInfo& info, std::vector<ScopeJob>* jobs, bool report) {
+    info_ = &info;
+    info.kind = job.kind;
+    job_ = &job;
+    jobs_ = jobs;
+    report_ = report;
+    names_.clear();
+    declared_outer_.clear();
+    shadow_.clear();
+    seen_.clear();
+    saw_return_ = false;
+    TSNode body = job.kind == "module" ? job.node : field(job.node, "body");
+    if (ts_node_is_null(body)) return;
+    collect_declarations(body);
+    State s;
+    if (job.kind == "function" || job.kind == "lambda") bind_parameters(field(job.node, "parameters"), s);
+    if (job.kind == "lambda") expr(body, s);
+    else block(body, s);
+    end_live_ = s.live;
+    info.names = names_;
+    info.declared_outer = declared_outer_;
+    for (TSNode id : pending_) {
+      std::string nm(text_of(id, src_));
+      if (!names_.count(nm) || info.bindings[nm].empty()) captured_read(id, nm);
+    }
+  }
+
+  bool end_live() const { return end_live_; }
+  bool saw_return() const { return saw_return_; }
+
+ private:
+  std::string_view src_;
+  std::vector<UnboundRead>& out_;
+  const std::unordered_set<std::string>& nr_funcs_;
+  const std::unordered_set<std::string>& nr_methods_;
+  const ScopeJob* job_ = nullptr;
+  std::vector<ScopeJob>* jobs_ = nullptr;
+  bool report_ = true;
+  bool end_live_ = true, saw_return_ = false;
+  std::unordered_map<std::string, size_t> names_;
+  std::vector<std::string> name_list_;
+  std::unordered_set<std::string> declared_outer_;
+  std::vector<int> shadow_;
+  std::set<std::pair<uint32_t, std::string>> seen_;
+  std::vector<LoopCtx*> loops_;
+  std::vector<std::pair<uint32_t, uint32_t>> loop_ranges_;
+  std::vector<TSNode> pending_;  // reads of names not (yet) bound in this scope
+  ScopeInfo* info_ = nullptr;
+  std::vector<State*> catchers_;  // exception accumulators of enclosing try bodies
+
+  // ---- names ----
+  size_t index_of(std::string_view name) {
+    auto [it, fresh] = names_.try_emplace(std::string(name), names_.size());
+    if (fresh) {
+      name_list_.resize(names_.size());
+      name_list_[it->second] = it->first;
+      shadow_.resize(names_.size(), 0);
+    }
+    return it->second;
+  }
+  const size_t* find_index(std::string_view name) const {
+    auto it = names_.find(std::string(name));
+    return it == names_.end() ? nullptr : &it->second;
+  }
+
+  void collect_declarations(TSNode n) {
+    const char* t = ts_node_type(n);
+    if (!std::strcmp(t, "global_statement") || !std::strcmp(t, "nonlocal_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (is(c, "identifier")) declared_outer_.emplace(text_of(c, src_));
+      }
+      return;
+    }
+    if (!std::strcmp(t, "function_definition") || !std::strcmp(t, "class_definition") ||
+        !std::strcmp(t, "lambda"))
+      return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) collect_declarations(ts_node_named_child(n, i));
+  }
+
+  // ---- state helpers ----
+  void bind_name(std::string_view name, State& s, char kind = 'v', uint32_t at = 0) {
+    if (declared_outer_.count(std::string(name))) return;
+    size_t i = index_of(name);
+    if (shadow_[i] > 0) return;
+    auto& b = info_->bindings[std::string(name)];
+    if (std::find(b.begin(), b.end(), std::make_pair(at, kind)) == b.end()) b.emplace_back(at, kind);
+    if (!s.live) return;
+    s.set(i, kBound, -1);
+  }
+  void bind_id(TSNode id, State& s, char kind = 'v') {
+    bind_name(text_of(id, src_), s, kind, ts_node_start_byte(id));
+  }
+
+  void note_exception_point(const State& s) {
+    if (s.live && !catchers_.empty()) merge_into(*catchers_.back(), s);
+  }
+
+  // Plain union without attributing a new reason (used for exception accumulators).
+  static void merge_into(State& acc, const State& s) {
+    if (!s.live) return;
+    if (!acc.live) {
+      acc = s;
+      return;
+    }
+    size_t n = std::max(acc.st.size(), s.st.size());
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t a = acc.get(i), b = s.get(i);
+      uint8_t v = a | b;
+      int r = acc.reason(i);
+      if (v == kMaybe && a != kMaybe) r = s.reason(i) >= 0 && b == kMaybe ? s.reason(i) : r;
+      acc.set(i, v, r);
+    }
+  }
+
+  State join(std::vector<Arm>& arms, const Construct& c) {
+    State out = State::dead();
+    size_t n = 0;
+    for (auto& a : arms)
+      if (a.s.live) {
+        out.live = true;
+        n = std::max(n, a.s.st.size());
+      }
+    if (!out.live) return out;
+    out.st.assign(n, kUnbound);
+    out.why.assign(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t v = 0;
+      bool some_bound = false, some_unbound = false;
+      for (auto& a : arms) {
+        if (!a.s.live) continue;
+        uint8_t x = a.s.get(i);
+        v |= x;
+        some_bound |= x == kBound;
+        some_unbound |= (x & kUnbound) != 0;
+      }
+      int r = -1;
+      if (v == kMaybe && some_bound && some_unbound) {
+        Reason rs;
+        rs.cause = c.cause;
+        rs.kind = c.kind;
+        rs.line = c.line;
+        rs.start = c.start;
+        rs.end = c.end;
+        rs.inside_path = c.inside_path;
+        std::vector<std::string> labels;
+        for (auto& a : arms)
+          if (a.s.live && a.s.get(i) == kBound && !a.label.empty() &&
+              std::find(labels.begin(), labels.end(), a.label) == labels.end())
+            labels.push_back(a.label);
+        rs.bound_in = "the " + join_words(labels, "and") + " " +
+                      (labels.size() == 1 && c.plural == "arms" ? std::string("arm") : c.plural);
+        if (c.plural != "arms") rs.bound_in = "the " + join_words(labels, "and");
+        for (auto& a : arms) {
+          if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
+          rs.unbound_path = a.path;
+          int prev = a.s.reason(i);
+          if (prev >= 0 && info_->reasons[prev].cause == "del") {
+            rs.cause = "del";
+            rs.unbound_path = info_->reasons[prev].unbound_path;
+          }
+          break;
+        }
+        info_->reasons.push_back(std::move(rs));
+        r = static_cast<int>(info_->reasons.size()) - 1;
+      } else {
+        for (auto& a : arms)
+          if (a.s.live && a.s.get(i) == kMaybe && a.s.reason(i) >= 0) {
+            r = a.s.reason(i);
+            break;
+          }
+        if (r < 0)
+          for (auto& a : arms)
+            if (a.s.live && (a.s.get(i) & kUnbound) && a.s.reason(i) >= 0) {
+              r = a.s.reason(i);
+              break;
+            }
+      }
+      out.st[i] = v;
+      out.why[i] = r;
+    }
+    return out;
+  }
+
+  Construct construct(TSNode n, const char* cause, const char* kind) {
+    Construct c;
+    c.cause = cause;
+    c.kind = kind;
+    c.line = line_of(n);
+    c.start = ts_node_start_byte(n);
+    c.end = ts_node_end_byte(n);
+    return c;
+  }
+
+  // ---- reads ----
+  void read_name(TSNode id, State& s) {
+    if (!s.live) return;
+    const size_t* ip = find_index(text_of(id, src_));
+    if (!ip) {
+      if (report_ && !declared_outer_.count(std::string(text_of(id, src_)))) pending_.push_back(id);
+      return;
+    }
+    if (shadow_[*ip] > 0) return;
+    size_t i = *ip;
+    uint8_t v = s.get(i);
+    if (v == kMaybe && report_) {
+      uint32_t at = ts_node_start_byte(id);
+      if (seen_.emplace(at, name_list_[i]).second) emit(id, name_list_[i], s.reason(i), *info_);
+    }
+    if (v & kUnbound) s.set(i, kBound, -1);  // a failing read raises: afterwards it is bound
+  }
+
+  // A read of a name the enclosing scopes bind: checked against the state where the
+  // nested scope was created, when no binding of the name can run after that point.
+  void captured_read(TSNode id, const std::string& nm) {
+    for (auto it = job_->chain.rbegin(); it != job_->chain.rend(); ++it) {
+      const ScopeInfo* e = it->first;
+      if (e->kind == "class") continue;
+      if (e->declared_outer.count(nm)) return;
+      auto b = e->bindings.find(nm);
+      auto ni = e->names.find(nm);
+      if (b == e->bindings.end() || b->second.empty() || ni == e->names.end()) continue;
+      auto snap = e->snaps.find(it->second);
+      if (snap == e->snaps.end()) return;
+      for (auto [at, kind] : b->second) {
+        if (kind == 'd') return;
+        if (e->kind == "module" && kind != 'i') return;
+        if (kind == 'p') continue;
+        if (at >= it->second) return;
+        for (auto [lb, le] : snap->second.loops)
+          if (at >= lb && at < le) return;
+      }
+      if (snap->second.st.get(ni->second) == kMaybe)
+        emit(id, nm, snap->second.st.reason(ni->second), *e);
+      return;
+    }
+  }
+
+  void nested(TSNode n, const State& s, const char* kind) {
+    uint32_t at = ts_node_start_byte(n);
+    if (s.live) info_->snaps[at] = ScopeInfo::Snap{s, loop_ranges_};
+    if (!jobs_) return;
+    ScopeJob j{n, std::string(kind) == "lambda" ? job_->name + ".<lambda>" : qualified(n), kind, job_->chain};
+    j.chain.emplace_back(info_, at);
+    jobs_->push_back(std::move(j));
+  }
+
+  void emit(TSNode id, const std::string& name, int r, const ScopeInfo& where) {
+    if (job_->kind == "class" && outer_names_ && outer_names_->count(name)) return;
+    UnboundRead u;
+    u.name = name;
+    TSPoint p = ts_node_start_point(id);
+    u.read_line = static_cast<int>(p.row) + 1;
+    u.read_column = static_cast<int>(p.column) + 1;
+    u.function = job_->name;
+    u.scope_kind = job_->kind;
+    if (r >= 0) {
+      const Reason& rs = where.reasons[r];
+      u.cause = rs.cause;
+      u.branch_line = rs.line;
+      u.branch_kind = rs.kind;
+      u.bound_in = rs.bound_in;
+      uint32_t at = ts_node_start_byte(id);
+      u.unbound_path = (at >= rs.start && at < rs.end && !rs.inside_path.empty()) ? rs.inside_path
+                                                                                    : rs.unbound_path;
+    } else {
+      u.cause = "branch";
+    }
+    out_.push_back(std::move(u));
+  }
+
+ public:
+  const std::unordered_set<std::string>* outer_names_ = nullptr;
+
+ private:
+  // Expression walk: reads in evaluation order; walrus binds; and/or/ternary are conditional.
+  void expr(TSNode n, State& s) {
+    if (ts_node_is_null(n) || !s.live) return;
+    const char* t = ts_node_type(n);
+    if (!std::strcmp(t, "identifier")) {
+      read_name(n, s);
+      return;
+    }
+    if (!std::strcmp(t, "attribute")) {
+      expr(field(n, "object"), s);
+      return;
+    }
+    if (!std::strcmp(t, "keyword_argument")) {
+      expr(field(n, "value"), s);
+      return;
+    }
+    if (!std::strcmp(t, "type") || !std::strcmp(t, "string_content") || !std::strcmp(t, "comment")) return;
+    if (!std::strcmp(t, "named_expression")) {
+      expr(field(n, "value"), s);
+      TSNode nm = field(n, "name");
+      if (is(nm, "identifier")) bind_id(nm, s);
+      return;
+    }
+    if (!std::strcmp(t, "lambda")) {
+      TSNode ps = field(n, "parameters");
+      if (!ts_node_is_null(ps)) defaults(ps, s);
+      nested(n, s, "lambda");
+      return;
+    }
+    if (!std::strcmp(t, "boolean_operator")) {
+      expr(field(n, "left"), s);
+      State other = s;
+      expr(field(n, "right"), other);
+      std::vector<Arm> arms{{s, "", ""}, {other, "", ""}};
+      Construct c = construct(n, "branch", "if");
+      s = join(arms, c);
+      return;
+    }
+    if (!std::strcmp(t, "conditional_expression")) {
+      // children: body, condition, alternative
+      TSNode a = ts_node_named_child(n, 0), c = ts_node_named_child(n, 1), b = ts_node_named_child(n, 2);
+      expr(c, s);
+      State sa = s, sb = s;
+      expr(a, sa);
+      expr(b, sb);
+      std::vector<Arm> arms{{sa, "`if`", "`" + short_text(c, src_) + "` holds"},
+                            {sb, "`else`", "`" + short_text(c, src_) + "` does not hold"}};
+      s = join(arms, construct(n, "branch", "if"));
+      return;
+    }
+    if (!std::strcmp(t, "list_comprehension") || !std::strcmp(t, "set_comprehension") ||
+        !std::strcmp(t, "dictionary_comprehension") || !std::strcmp(t, "generator_expression")) {
+      comprehension(n, s);
+      return;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; ++i) expr(ts_node_named_child(n, i), s);
+  }
+
+  void comprehension(TSNode n, State& s) {
+    std::vector<TSNode> clauses;
+    TSNode body = field(n, "body");
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is(c, "for_in_clause") || is(c, "if_clause")) clauses.push_back(c);
+    }
+    std::vector<size_t> shadowed;
+    bool first = true;
+    State inner = s;
+    State* cur = &s;
+    for (TSNode c : clauses) {
+      if (is(c, "for_in_clause")) {
+        TSNode right = field(c, "right");
+        // The first iterable is evaluated in the enclosing scope; the rest inside.
+        for (TSNode r = right; !ts_node_is_null(r); r = ts_node_next_named_sibling(r)) {
+          if (ts_node_start_byte(r) < ts_node_start_byte(right)) continue;
+          expr(r, *cur);
+        }
+        if (first) {
+          inner = s;
+          cur = &inner;
+          first = false;
+        }
+        shadow_targets(field(c, "left"), shadowed);
+      } else {
+        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) expr(ts_node_named_child(c, i), *cur);
+      }
+    }
+    expr(body, *cur);
+    for (size_t i : shadowed) --shadow_[i];
+    if (cur == &inner) {
+      std::vector<Arm> arms{{s, "", ""}, {inner, "", ""}};
+      s = join(arms, construct(n, "loop", "for"));
+    }
+  }
+
+  void shadow_targets(TSNode t, std::vector<size_t>& out) {
+    if (ts_node_is_null(t)) return;
+    if (is(t, "identifier")) {
+      size_t i = index_of(text_of(t, src_));
+      ++shadow_[i];
+      out.push_back(i);
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) shadow_targets(ts_node_named_child(t, i), out);
+  }
+
+  void defaults(TSNode params, State& s) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      if (is(p, "default_parameter") || is(p, "typed_default_parameter")) expr(field(p, "value"), s);
+    }
+  }
+
+  void bind_parameters(TSNode params, State& s) {
+    if (ts_node_is_null(params)) return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) bind_param(ts_node_named_child(params, i), s);
+  }
+  void bind_param(TSNode p, State& s) {
+    if (is(p, "identifier")) {
+      bind_id(p, s, 'p');
+    } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
+      bind_param(field(p, "name"), s);
+    } else if (is(p, "type")) {
+      return;
+    } else {
+      for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) bind_param(ts_node_named_child(p, i), s);
+    }
+  }
+
+  // Assignment targets: names bind; attribute/subscript targets read their objects.
+  void bind_target(TSNode t, State& s) {
+    if (ts_node_is_null(t)) return;
+    const char* ty = ts_node_type(t);
+    if (!std::strcmp(ty, "identifier")) {
+      bind_id(t, s);
+    } else if (!std::strcmp(ty, "attribute") || !std::strcmp(ty, "subscript")) {
+      expr(t, s);
+    } else {
+      for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) bind_target(ts_node_named_child(t, i), s);
+    }
+  }
+
+  // ---- statements ----
+  void block(TSNode b, State& s) {
+    uint32_t k = ts_node_named_child_count(b);
+    for (uint32_t i = 0; i < k; ++i) {
+      if (!s.live) return;
+      statement(ts_node_named_child(b, i), s);
+      note_exception_point(s);
+    }
+  }
+
+  bool is_noreturn_call(TSNode call) {
+    TSNode fn = field(call, "function");
+    std::string_view f = text_of(fn, src_);
+    if (noreturn_callees().count(f)) return true;
+    if (is(fn, "identifier")) return nr_funcs_.count(std::string(f)) > 0;
+    if (is(fn, "attribute")) {
+      TSNode obj = field(fn, "object");
+      std::string_view o = text_of(obj, src_);
+      if (o == "self" || o == "cls") return nr_methods_.count(std::string(text_of(field(fn, "attribute"), src_))) > 0;
+    }
+    return false;
+  }
+
+  static int constant_truth(TSNode c, std::string_view src) {
+    if (ts_node_is_null(c)) return -1;
+    if (is(c, "parenthesized_expression") && ts_node_named_child_count(c) == 1)
+      return constant_truth(ts_node_named_child(c, 0), src);
+    if (is(c, "not_operator")) {
+      int v = constant_truth(field(c, "argument"), src);
+      return v < 0 ? -1 : 1 - v;
+    }
+    std::string_view t = text_of(c, src);
+    if (is(c, "true") || t == "TYPE_CHECKING" || t == "typing.TYPE_CHECKING") return 1;
+    if (is(c, "false") || is(c, "none")) return 0;
+    if (is(c, "integer")) return t == "0" ? 0 : 1;
+    return -1;
+  }
+
+  void statement(TSNode n, State& s) {
+    const char* t = ts_node_type(n);
+    if (!std::strcmp(t, "expression_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (is(c, "assignment")) {
+          assignment(c, s);
+        } else if (is(c, "augmented_assignment")) {
+          TSNode l = field(c, "left");
+          expr(field(c, "right"), s);
+          if (is(l, "identifier")) {
+            read_name(l, s);
+            bind_id(l, s);
+          } else {
+            expr(l, s);
+          }
+        } else {
+          expr(c, s);
+          if (is(c, "call") && is_noreturn_call(c)) {
+            note_exception_point(s);
+            s = State::dead();
+          }
+        }
+      }
+    } else if (!std::strcmp(t, "return_statement")) {
+      saw_return_ = true;
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+      note_exception_point(s);
+      s = State::dead();
+    } else if (!std::strcmp(t, "raise_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+      note_exception_point(s);
+      s = State::dead();
+    } else if (!std::strcmp(t, "assert_statement")) {
+      TSNode c = ts_node_named_child(n, 0);
+      expr(c, s);
+      if (constant_truth(c, src_) == 0) {
+        note_exception_point(s);
+        s = State::dead();
+      }
+    } else if (!std::strcmp(t, "break_statement") || !std::strcmp(t, "continue_statement")) {
+      if (!loops_.empty()) {
+        auto& v = t[0] == 'b' ? loops_.back()->breaks : loops_.back()->continues;
+        v.push_back(s);
+      }
+      s = State::dead();
+    } else if (!std::strcmp(t, "delete_statement")) {
+      del_targets(n, s, n);
+    } else if (!std::strcmp(t, "import_statement") || !std::strcmp(t, "import_from_statement")) {
+      imports(n, s);
+    } else if (!std::strcmp(t, "function_definition")) {
+      function_def(n, s);
+    } else if (!std::strcmp(t, "class_definition")) {
+      class_def(n, s);
+    } else if (!std::strcmp(t, "decorated_definition")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (is(c, "decorator")) expr(c, s);
+      }
+      TSNode d = field(n, "definition");
+      if (is(d, "function_definition")) function_def(d, s);
+      else if (is(d, "class_definition")) class_def(d, s);
+    } else if (!std::strcmp(t, "if_statement")) {
+      if_stmt(n, s);
+    } else if (!std::strcmp(t, "for_statement") || !std::strcmp(t, "while_statement")) {
+      loop(n, s);
+    } else if (!std::strcmp(t, "try_statement")) {
+      try_stmt(n, s);
+    } else if (!std::strcmp(t, "with_statement")) {
+      with_stmt(n, s);
+    } else if (!std::strcmp(t, "match_statement")) {
+      match_stmt(n, s);
+    } else if (!std::strcmp(t, "type_alias_statement")) {
+      TSNode l = ts_node_named_child(n, 0);
+      if (is(l, "type")) l = ts_node_named_child(l, 0);
+      if (is(l, "identifier")) bind_id(l, s);
+    } else if (!std::strcmp(t, "global_statement") || !std::strcmp(t, "nonlocal_statement") ||
+               !std::strcmp(t, "pass_statement") || !std::strcmp(t, "future_import_statement") ||
+               !std::strcmp(t, "comment")) {
+    } else if (!std::strcmp(t, "block")) {
+      block(n, s);
+    } else {
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+    }
+  }
+
+  void assignment(TSNode a, State& s) {
+    std::vector<TSNode> targets;
+    TSNode cur = a;
+    while (is(cur, "assignment")) {
+      targets.push_back(field(cur, "left"));
+      TSNode r = field(cur, "right");
+      if (ts_node_is_null(r)) {
+        // annotation only (`x: int`): nothing is bound
+        return;
+      }
+      cur = r;
+    }
+    expr(cur, s);
+    for (TSNode t : targets) bind_target(t, s);
+  }
+
+  void del_targets(TSNode n, State& s, TSNode stmt) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is(c, "identifier")) {
+        read_name(c, s);
+        std::string nm(text_of(c, src_));
+        if (!s.live || declared_outer_.count(nm)) continue;
+        size_t k = index_of(nm);
+        Reason r;
+        r.cause = "del";
+        r.kind = "del";
+        r.line = line_of(stmt);
+        r.start = ts_node_start_byte(stmt);
+        r.end = ts_node_end_byte(stmt);
+        r.bound_in = "the code before the `del`";
+        r.unbound_path = "`" + nm + "` is deleted at line " + std::to_string(line_of(stmt));
+        info_->reasons.push_back(std::move(r));
+        s.set(k, kUnbound, static_cast<int>(info_->reasons.size()) - 1);
+      } else if (is(c, "expression_list") || is(c, "tuple") || is(c, "list") ||
+                 is(c, "parenthesized_expression")) {
+        del_targets(c, s, stmt);
+      } else {
+        expr(c, s);
+      }
+    }
+  }
+
+  void imports(TSNode n, State& s) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is(c, "aliased_import")) {
+        bind_id(field(c, "alias"), s, 'i');
+      } else if (is(c, "dotted_name") &&
+                 ts_node_start_byte(c) != ts_node_start_byte(field(n, "module_name"))) {
+        TSNode first = ts_node_named_child(c, 0);
+        if (is(n, "import_statement")) bind_id(first, s, 'i');
+        else bind_id(ts_node_named_child(c, ts_node_named_child_count(c) - 1), s, 'i');
+      }
+    }
+  }
+
+  std::string qualified(TSNode def) {
+    std::string nm(text_of(field(def, "name"), src_));
+    if (job_->kind == "module") return nm;
+    if (job_->kind == "class") return job_->name + "." + nm;
+    return job_->name + ".<locals>." + nm;
+  }
+
+  void function_def(TSNode n, State& s) {
+    TSNode ps = field(n, "parameters");
+    if (!ts_node_is_null(ps)) defaults(ps, s);
+    bind_id(field(n, "name"), s, 'd');
+    nested(n, s, "function");
+  }
+
+  void class_def(TSNode n, State& s) {
+    TSNode sup = field(n, "superclasses");
+    if (!ts_node_is_null(sup)) expr(sup, s);
+    bind_id(field(n, "name"), s, 'd');
+    nested(n, s, "class");
+  }
+
+  void if_stmt(TSNode n, State& s) {
+    std::vector<Arm> arms;
+    std::vector<std::string> conds;
+    Construct c = construct(n, "branch", "if");
+    State cur = s;
+    int elifs = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      if (is(ts_node_named_child(n, i), "elif_clause")) ++elifs;
+    auto arm = [&](TSNode cond, TSNode body, const std::string& label) {
+      expr(cond, cur);
+      int k = constant_truth(cond, src_);
+      std::string ct = "`" + short_text(cond, src_) + "`";
+      if (k != 0) {
+        State taken = cur;
+        block(body, taken);
+        arms.push_back({std::move(taken), label, ct + " holds"});
+      }
+      conds.push_back(ct);
+      if (k == 1) cur = State::dead();
+    };
+    arm(field(n, "condition"), field(n, "consequence"), "`if`");
+    bool has_else = false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode a = ts_node_named_child(n, i);
+      if (is(a, "elif_clause")) {
+        std::string label = "`elif`";
+        if (elifs > 1) label += " (line " + std::to_string(line_of(a)) + ")";
+        arm(field(a, "condition"), field(a, "consequence"), label);
+      } else if (is(a, "else_clause")) {
+        has_else = true;
+        State taken = cur;
+        block(field(a, "body"), taken);
+        arms.push_back({std::move(taken), "`else`", "the `else` arm runs"});
+      }
+    }
+    if (!has_else) {
+      std::string path;
+      if (conds.size() == 1) path = conds[0] + " does not hold";
+      else if (conds.size() == 2) path = "neither " + conds[0] + " nor " + conds[1] + " holds";
+      else path = "none of " + join_words(conds, "and") + " holds";
+      arms.push_back({cur, "", path});
+    }
+    s = join(arms, c);
+  }
+
+  void loop(TSNode n, State& s) {
+    bool is_for = is(n, "for_statement");
+    Construct c = construct(n, "loop", is_for ? "for" : "while");
+    c.plural = "";
+    c.inside_path = "the first iteration reaches it before the loop body binds it";
+    int k = -1;
+    TSNode cond = field(n, "condition");
+    if (is_for) expr(field(n, "right"), s);
+    else k = constant_truth(cond, src_);
+    State head = s;
+    State exit_state = State::dead();
+    LoopCtx ctx;
+    for (int pass = 0; pass < 6; ++pass) {
+      ctx = LoopCtx{};
+      State at_head = head;
+      if (!is_for) expr(cond, at_head);
+      State body = at_head;
+      if (k == 0) body = State::dead();
+      if (is_for) bind_target(field(n, "left"), body);
+      loops_.push_back(&ctx);
+      loop_ranges_.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
+      block(field(n, "body"), body);
+      loop_ranges_.pop_back();
+      loops_.pop_back();
+      std::vector<Arm> arms{{s, "", "the loop body runs zero times"}, {body, "loop body", ""}};
+      for (auto& cs : ctx.continues) arms.push_back({cs, "loop body", ""});
+      State next = join(arms, c);
+      exit_state = at_head;
+      if (next.same(head) || pass == 5) break;
+      head = std::move(next);
+    }
+    if (k == 1) exit_state = State::dead();
+    // `else` runs when the loop ends without `break`.
+    TSNode els = field(n, "alternative");
+    if (!ts_node_is_null(els)) block(field(els, "body"), exit_state);
+    std::vector<Arm> arms{{exit_state, "", "the loop body runs zero times"}};
+    for (auto& b : ctx.breaks) arms.push_back({b, "loop body", ""});
+    s = join(arms, c);
+  }
+
+  std::string handler_label(TSNode h) {
+    TSNode v = field(h, "value");
+    if (ts_node_is_null(v)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(h); ++i) {
+        TSNode c = ts_node_named_child(h, i);
+        if (!is(c, "block") && !is(c, "comment")) {
+          v = c;
+          break;
+        }
+      }
+    }
+    if (is(v, "as_pattern")) v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v)) return "bare `except`";
+    return "`except " + short_text(v, src_, 40) + "`";
+  }
+
+  void try_stmt(TSNode n, State& s) {
+    Construct c = construct(n, "try", "try");
+    c.plural = "";
+    std::vector<TSNode> handlers;
+    TSNode else_c{}, finally_c{};
+    bool has_else = false, has_finally = false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode h = ts_node_named_child(n, i);
+      if (is(h, "except_clause") || is(h, "except_group_clause")) handlers.push_back(h);
+      else if (is(h, "else_clause")) else_c = h, has_else = true;
+      else if (is(h, "finally_clause")) finally_c = h, has_finally = true;
+    }
+    State fin_acc = State::dead();
+    if (has_finally) catchers_.push_back(&fin_acc);
+    State exc = State::dead();
+    merge_into(exc, s);
+    catchers_.push_back(&exc);
+    State body = s;
+    block(field(n, "body"), body);
+    catchers_.pop_back();
+    if (has_finally) merge_into(fin_acc, exc);
+    // Entry state of handlers: any point of the try body, attributed to the try.
+    {
+      std::vector<Arm> arms{{s, "", "an exception is raised in the `try` body before it is bound"},
+                            {exc, "`try` body", ""}};
+      exc = join(arms, c);
+    }
+    if (has_else) block(field(else_c, "body"), body);
+    std::vector<Arm> arms{{body, has_else ? "`try` body and `else` clause" : "`try` body", "the `try` body completes"}};
+    for (TSNode h : handlers) {
+      State hs = exc;
+      std::string label = handler_label(h);
+      TSNode alias{};
+      TSNode v = field(h, "value");
+      TSNode al = field(h, "alias");
+      if (!ts_node_is_null(al)) alias = al;
+      else if (is(v, "as_pattern")) alias = field(v, "alias");
+      if (ts_node_is_null(v)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(h); ++i) {
+          TSNode cc = ts_node_named_child(h, i);
+          if (is(cc, "block")) break;
+          if (is(cc, "as_pattern")) alias = field(cc, "alias");
+          else if (ts_node_is_null(alias) && i > 0 && is(cc, "identifier")) alias = cc;
+          expr(is(cc, "as_pattern") ? ts_node_named_child(cc, 0) : cc, hs);
+        }
+      } else {
+        expr(v, hs);
+      }
+      if (is(alias, "as_pattern_target")) alias = ts_node_named_child(alias, 0);
+      std::string alias_name;
+      if (is(alias, "identifier")) {
+        alias_name = text_of(alias, src_);
+        bind_id(alias, hs);
+      }
+      for (uint32_t i = 0; i < ts_node_named_child_count(h); ++i) {
+        TSNode cc = ts_node_named_child(h, i);
+        if (is(cc, "block")) block(cc, hs);
+      }
+      if (!alias_name.empty() && hs.live && !declared_outer_.count(alias_name)) {
+        Reason r;
+        r.cause = "del";
+        r.kind = "except";
+        r.line = line_of(h);
+        r.start = ts_node_start_byte(h);
+        r.end = ts_node_end_byte(h);
+        r.bound_in = "the " + label + " handler";
+        r.unbound_path = "the " + label + " handler ends, which unbinds `" + alias_name + "`";
+        info_->reasons.push_back(std::move(r));
+        hs.set(index_of(alias_name), kUnbound, static_cast<int>(info_->reasons.size()) - 1);
+      }
+      arms.push_back({std::move(hs), label + " handler", "the " + label + " handler runs"});
+    }
+    if (has_finally) catchers_.pop_back();
+    State normal = join(arms, c);
+    if (!has_finally) {
+      s = std::move(normal);
+      return;
+    }
+    // finally: checked with every entry (normal and exceptional); continue with normal ones.
+    State all = normal;
+    {
+      std::vector<Arm> fa{{normal, "`try` statement", ""},
+                          {fin_acc, "", "an exception is raised before it is bound"}};
+      all = join(fa, c);
+    }
+    TSNode fb{};
+    for (uint32_t i = 0; i < ts_node_named_child_count(finally_c); ++i)
+      if (is(ts_node_named_child(finally_c, i), "block")) fb = ts_node_named_child(finally_c, i);
+    if (ts_node_is_null(fb)) {
+      s = std::move(normal);
+      return;
+    }
+    block(fb, all);
+    bool saved = report_;
+    report_ = false;
+    block(fb, normal);
+    report_ = saved;
+    s = std::move(normal);
+  }
+
+  void with_stmt(TSNode n, State& s) {
+    bool suppress = false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode wc = ts_node_named_child(n, i);
+      if (!is(wc, "with_clause")) continue;
+      for (uint32_t j = 0; j < ts_node_named_child_count(wc); ++j) {
+        TSNode item = ts_node_named_child(wc, j);
+        if (!is(item, "with_item")) continue;
+        TSNode v = field(item, "value");
+        TSNode target{};
+        if (is(v, "as_pattern")) {
+          target = field(v, "alias");
+          v = ts_node_named_child(v, 0);
+        }
+        if (is(v, "call")) {
+          std::string_view f = text_of(field(v, "function"), src_);
+          if (f == "suppress" || f == "contextlib.suppress") suppress = true;
+        }
+        expr(v, s);
+        if (!ts_node_is_null(target)) {
+          if (is(target, "as_pattern_target")) target = ts_node_named_child(target, 0);
+          bind_target(target, s);
+        }
+      }
+    }
+    if (!suppress) {
+      block(field(n, "body"), s);
+      return;
+    }
+    Construct c = construct(n, "with", "with");
+    c.plural = "";
+    State acc = State::dead();
+    merge_into(acc, s);
+    catchers_.push_back(&acc);
+    State body = s;
+    block(field(n, "body"), body);
+    catchers_.pop_back();
+    std::vector<Arm> arms{{body, "`with` body", ""},
+                          {acc, "", "an exception suppressed by the `with` leaves the body early"},
+                          {s, "", "an exception suppressed by the `with` leaves the body early"}};
+    s = join(arms, c);
+  }
+
+  void bind_pattern(TSNode p, State& s) {
+    if (ts_node_is_null(p)) return;
+    const char* t = ts_node_type(p);
+    if (!std::strcmp(t, "dotted_name")) {
+      if (ts_node_named_child_count(p) == 1) bind_id(ts_node_named_child(p, 0), s);
+      return;
+    }
+    if (!std::strcmp(t, "identifier")) {
+      bind_id(p, s);
+      return;
+    }
+    if (!std::strcmp(t, "class_pattern")) {
+      for (uint32_t i = 1; i < ts_node_named_child_count(p); ++i) bind_pattern(ts_node_named_child(p, i), s);
+      return;
+    }
+    if (!std::strcmp(t, "keyword_pattern")) {
+      for (uint32_t i = 1; i < ts_node_named_child_count(p); ++i) bind_pattern(ts_node_named_child(p, i), s);
+      return;
+    }
+    if (!std::strcmp(t, "string") || !std::strcmp(t, "integer") || !std::strcmp(t, "float")) return;
+    if (!std::strcmp(t, "dict_pattern")) {
+      // keys are values, not captures
+      for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) {
+        TSNode c = ts_node_named_child(p, i);
+        const char* fn = ts_node_field_name_for_child(p, i);
+        if (fn && !std::strcmp(fn, "key")) continue;
+        bind_pattern(c, s);
+      }
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) bind_pattern(ts_node_named_child(p, i), s);
+  }
+
+  static bool irrefutable(TSNode cc) {
+    // one case_pattern, no guard, whose content is `_` or a bare capture name
+    int patterns = 0;
+    TSNode only{};
+    for (uint32_t i = 0; i < ts_node_named_child_count(cc); ++i) {
+      TSNode c = ts_node_named_child(cc, i);
+      if (is(c, "if_clause")) return false;
+      if (is(c, "case_pattern")) {
+        ++patterns;
+        only = c;
+      }
+    }
+    if (patterns != 1) return false;
+    if (ts_node_named_child_count(only) == 0) return true;  // `_`
+    if (ts_node_named_child_count(only) != 1) return false;
+    TSNode c = ts_node_named_child(only, 0);
+    if (is(c, "dotted_name") && ts_node_named_child_count(c) == 1) return true;
+    if (is(c, "as_pattern")) {
+      TSNode inner = ts_node_named_child(c, 0);
+      return is(inner, "case_pattern") && ts_node_named_child_count(inner) == 0;
+    }
+    return false;
+  }
+
+  void match_stmt(TSNode n, State& s) {
+    Construct c = construct(n, "match", "match");
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode ch = ts_node_named_child(n, i);
+      if (!is(ch, "block")) expr(ch, s);
+    }
+    TSNode body = field(n, "body");
+    std::vector<Arm> arms;
+    bool exhaustive = false;
+    if (!ts_node_is_null(body)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+        TSNode cc = ts_node_named_child(body, i);
+        if (!is(cc, "case_clause")) continue;
+        State cs = s;
+        std::string pat;
+        for (uint32_t j = 0; j < ts_node_named_child_count(cc); ++j) {
+          TSNode p = ts_node_named_child(cc, j);
+          if (is(p, "case_pattern")) {
+            bind_pattern(p, cs);
+            if (!pat.empty()) pat += ", ";
+            pat += short_text(p, src_, 40);
+          } else if (is(p, "if_clause")) {
+            expr(p, cs);
+          }
+        }
+        block(field(cc, "consequence"), cs);
+        arms.push_back({std::move(cs), "`case " + pat + "`", "`case " + pat + "` matches"});
+        if (irrefutable(cc)) {
+          exhaustive = true;
+          break;
+        }
+      }
+    }
+    if (!exhaustive) arms.push_back({s, "", "no `case` matches"});
+    s = join(arms, c);
+  }
+};
+
+bool is_noreturn_annotation(std::string_view t) {
+  return t == "NoReturn" || t == "Never" || t == "typing.NoReturn" || t == "typing.Never" ||
+         t == "typing_extensions.NoReturn" || t == "typing_extensions.Never" || t == "\"NoReturn\"" ||
+         t == "'NoReturn'";
+}
+
+// True when the body is (after an optional docstring) only `raise NotImplementedError…`.
+bool only_not_implemented(TSNode body, std::string_view src) {
+  uint32_t k = ts_node_named_child_count(body);
+  uint32_t i = 0;
+  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
+  if (i < k && is(ts_node_named_child(body, i), "expression_statement") &&
+      is(ts_node_named_child(ts_node_named_child(body, i), 0), "string"))
+    ++i;
+  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
+  if (i + 1 != k) return false;
+  TSNode r = ts_node_named_child(body, i);
+  return is(r, "raise_statement") && text_of(r, src).find("NotImplementedError") != std::string_view::npos;
+}
+
+bool contains_yield(TSNode n) {
+  if (is(n, "yield")) return true;
+  if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda")) return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    if (contains_yield(ts_node_named_child(n, i))) return true;
+  return false;
+}
+
+void collect_functions(TSNode n, std::vector<std::pair<TSNode, bool>>& out, bool in_class) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (is(c, "decorated_definition")) c = field(c, "definition");
+    if (is(c, "function_definition")) {
+      out.emplace_back(c, in_class);
+      collect_functions(field(c, "body"), out, false);
+    } else if (is(c, "class_definition")) {
+      collect_functions(field(c, "body"), out, true);
+    } else if (!ts_node_is_null(c) && !is(c, "expression_statement") && !is(c, "comment")) {
+      collect_functions(c, out, in_class);
+    }
+  }
+}
+
+void module_names(TSNode n, std::string_view src, std::unordered_set<std::string>& out) {
+  // Names bound at module level (cheap over-approximation: assignment/def/class/import targets).
+  std::vector<UnboundRead> none;
+  std::unordered_set<std::string> a, b;
+  (void)none;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (is(c, "decorated_definition")) c = field(c, "definition");
+    if (is(c, "function_definition") || is(c, "class_definition")) {
+      out.emplace(text_of(field(c, "name"), src));
+    } else if (is(c, "expression_statement")) {
+      TSNode a0 = ts_node_named_child(c, 0);
+      if (is(a0, "assignment") && is(field(a0, "left"), "identifier")) out.emplace(text_of(field(a0, "left"), src));
+    } else if (is(c, "import_statement") || is(c, "import_from_statement")) {
+      for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j) {
+        TSNode d = ts_node_named_child(c, j);
+        if (is(d, "aliased_import")) out.emplace(text_of(field(d, "alias"), src));
+        else if (is(d, "dotted_name") && ts_node_named_child_count(d) > 0)
+          out.emplace(text_of(ts_node_named_child(d, is(c, "import_statement") ? 0 : ts_node_named_child_count(d) - 1), src));
+      }
+    } else if (is(c, "if_statement") || is(c, "try_statement") || is(c, "block") || is(c, "else_clause") ||
+               is(c, "elif_clause") || is(c, "except_clause") || is(c, "finally_clause") || is(c, "with_statement") ||
+               is(c, "for_statement")) {
+      module_names(c, src, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source) {
+  std::vector<UnboundRead> out;
+  if (ts_node_is_null(root) || !is(root, "module")) return out;
+
+  // Functions that never return: annotated NoReturn/Never, or (unannotated) whose every path
+  // raises. Fixed point over the file, since one may call another.
+  std::vector<std::pair<TSNode, bool>> funcs;
+  collect_functions(root, funcs, false);
+  std::unordered_set<std::string> nr_funcs, nr_methods;
+  std::vector<std::pair<TSNode, bool>> candidates;
+  for (auto& [f, in_class] : funcs) {
+    TSNode rt = field(f, "return_type");
+    std::string name(text_of(field(f, "name"), source));
+    if (!ts_node_is_null(rt)) {
+      if (is_noreturn_annotation(text_of(rt, source))) (in_class ? nr_methods : nr_funcs).insert(name);
+      continue;
+    }
+    TSNode body = field(f, "body");
+    if (ts_node_is_null(body) || only_not_implemented(body, source) || contains_yield(body)) continue;
+    if (ts_node_start_byte(f) > 0 && text_of(f, source).substr(0, 5) == "async") continue;
+    candidates.emplace_back(f, in_class);
+  }
+  std::vector<UnboundRead> scratch;
+  for (int round = 0; round < 4; ++round) {
+    bool changed = false;
+    for (auto& [f, in_class] : candidates) {
+      std::string name(text_of(field(f, "name"), source));
+      auto& set = in_class ? nr_methods : nr_funcs;
+      if (set.count(name)) continue;
+      Analyzer a(source, scratch, nr_funcs, nr_methods);
+      ScopeJob job{f, name, "function", {}};
+      ScopeInfo info;
+      a.run(job, info, nullptr, false);
+      if (!a.end_live() && !a.saw_return()) {
+        set.insert(name);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+
+  std::unordered_set<std::string> module_level;
+  module_names(root, source, module_level);
+
+  std::deque<ScopeInfo> infos;
+  std::vector<ScopeJob> jobs{{root, "<module>", "module", {}}};
+  while (!jobs.empty()) {
+    ScopeJob job = jobs.back();
+    jobs.pop_back();
+    std::vector<ScopeJob> nested;
+    Analyzer a(source, out, nr_funcs, nr_methods);
+    a.outer_names_ = &module_level;
+    bool broken = ts_node_has_error(job.node);
+    if (broken) {
+      std::vector<UnboundRead> discard;
+      Analyzer quiet(source, discard, nr_funcs, nr_methods);
+      quiet.run(job, infos.emplace_back(), &nested, false);
+    } else {
+      a.run(job, infos.emplace_back(), &nested, true);
+    }
+    for (auto it = nested.rbegin(); it != nested.rend(); ++it) jobs.push_back(*it);
+  }
+  std::sort(out.begin(), out.end(), [](const UnboundRead& x, const UnboundRead& y) {
+    return std::tie(x.read_line, x.read_column, x.name) < std::tie(y.read_line, y.read_column, y.name);
+  });
+  return out;
+}
+
+}  // namespace review::analysis

@@ -1,0 +1,58 @@
+// Possibly-unbound reads of Python locals: a definite-assignment data-flow analysis over
+// tree-sitter-python trees (grammar 0.23.6).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+namespace review::analysis {
+
+/// One read of a local name that is bound on some, but not all, paths reaching it.
+struct UnboundRead {
+  std::string name;            ///< the local's name
+  int read_line = 0;           ///< 1-based line of the read
+  int read_column = 0;         ///< 1-based byte column of the read
+  /// Why it may be unbound: "branch" (if/elif/else or conditional expression),
+  /// "loop" (bound only in a for/while body that may run zero times), "try", "match",
+  /// "del" (deleted on some path, or an `except … as name` target after its handler),
+  /// "with" (bound inside a `with suppress(...)` body that may exit early).
+  std::string cause;
+  int branch_line = 0;         ///< 1-based first line of the construct whose arms bind it
+  std::string branch_kind;     ///< "if", "match", "for", "while", "try", "with", "del", "except"
+  std::string bound_in;        ///< which arms bind it, e.g. "the `if` and `elif` arms"
+  std::string unbound_path;    ///< one path leaving it unbound, e.g. "`mode == \"beam\"` holds"
+  std::string function;        ///< qualified scope name: "f", "C.m", "f.<locals>.g", "<module>", "C"
+  std::string scope_kind;      ///< "function", "module" or "class"
+};
+
+/// Runs the analysis over every scope of one Python file.
+///
+/// \a root is the root node (type `module`) of a tree produced by tree-sitter-python over
+/// \a source (the same bytes). Scopes analysed: the module, every function body (including
+/// methods and nested functions) and every class body. Comprehensions are their own scope
+/// (their targets shadow outer names; a walrus inside binds in the enclosing scope), lambda
+/// bodies and nested functions are not checked against the enclosing scope's flow.
+///
+/// A name is reported only when it is bound somewhere in the scope (assignment, augmented
+/// assignment, `for`/`with`/`except … as`/import/def/class/walrus/match-capture/del target)
+/// and not declared `global`/`nonlocal`; a name never bound in the scope is a global or builtin
+/// read and is never reported. Reads where the name is definitely unbound on every path are
+/// not reported either (that is a different finding). After a reported read the name counts as
+/// bound on the continuing path (a failing read raises), so each path region reports once.
+///
+/// Paths end at `return`, `raise`, `break`/`continue`, `assert False`/`assert 0`, and calls to
+/// `sys.exit`, `exit`, `quit`, `os._exit`, `os.abort`, `assert_never`, `self.fail`, and functions
+/// of the same file annotated `-> NoReturn`/`Never` or whose every path raises (an unannotated
+/// body that is only `raise NotImplementedError` does not count). `if`/`while` conditions that
+/// are the literals True/False/1/0 or `TYPE_CHECKING` are treated as constant.
+/// A `try` body may be left by an exception after any statement; a handler's `as` name is
+/// unbound after the handler; `finally` sees both normal and exceptional entries.
+///
+/// Scopes whose subtree contains a syntax error are skipped. Results are ordered by
+/// (read_line, read_column). Never throws on any tree; a null/non-module root yields nothing.
+std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source);
+
+}  // namespace review::analysis
