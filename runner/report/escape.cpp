@@ -84,10 +84,10 @@ std::string escape_command_property(std::string_view s) {
   return out;
 }
 
-std::string escape_markdown(std::string_view raw) {
-  std::string s = valid_utf8(raw);
-  std::string out;
-  out.reserve(s.size() + s.size() / 8);
+namespace {
+
+/// Escapes text outside code spans (see escape_markdown).
+void escape_markdown_text(std::string_view s, std::string& out) {
   static constexpr std::string_view kPunct = "\\`*_[]()!|~";
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
@@ -105,6 +105,41 @@ std::string escape_markdown(std::string_view raw) {
     } else {
       out += static_cast<char>(c);
     }
+  }
+}
+
+}  // namespace
+
+std::string escape_markdown(std::string_view raw) {
+  std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  std::size_t pos = 0;
+  while (pos < s.size()) {
+    std::size_t open = s.find('`', pos);
+    std::size_t close = open == std::string::npos ? std::string::npos : s.find('`', open + 1);
+    if (close == std::string::npos) {  // no complete span left: the rest is text
+      escape_markdown_text(std::string_view(s).substr(pos), out);
+      break;
+    }
+    escape_markdown_text(std::string_view(s).substr(pos, open - pos), out);
+    std::string_view code = std::string_view(s).substr(open + 1, close - open - 1);
+    bool blank = code.find_first_not_of(" \t\r\n") == std::string_view::npos;
+    if (blank) {
+      out += "\\`";
+      escape_markdown_text(code, out);
+      out += "\\`";
+    } else {
+      // A code span is literal in GFM: no HTML, no mention, no emphasis. Only line breaks and
+      // control characters need replacing.
+      out += '`';
+      for (char ch : code) {
+        unsigned char c = static_cast<unsigned char>(ch);
+        out += (c < 0x20 || c == 0x7F) ? ' ' : ch;
+      }
+      out += '`';
+    }
+    pos = close + 1;
   }
   return out;
 }

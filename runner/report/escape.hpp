@@ -25,11 +25,14 @@ std::string escape_command_data(std::string_view s);
 /// Source: GitHub Actions toolkit `escapeProperty` (packages/core/src/command.ts).
 std::string escape_command_property(std::string_view s);
 
-/// Inline Markdown text for GitHub-flavoured Markdown: `&`, `<`, `>` become HTML entities (no
-/// tag or comment can open); inline Markdown punctuation (\ ` * _ [ ] ( ) ! | ~) is
-/// backslash-escaped; `@` gets a zero-width space after it (no mention); CR, LF and other control
-/// characters become one space each, so the text never starts a new block. Input is made valid
-/// UTF-8 first. Meant for text placed after a bullet or heading marker, never at a line start.
+/// Inline Markdown text for GitHub-flavoured Markdown. Pairs of single backticks stay code spans
+/// (GFM code spans are literal: no HTML, mention or emphasis inside); their content only has
+/// control characters replaced by spaces. Outside code spans: `&`, `<`, `>` become HTML entities
+/// (no tag or comment can open); inline Markdown punctuation (\ ` * _ [ ] ( ) ! | ~) is
+/// backslash-escaped; `@` gets a zero-width space after it (no mention); CR, LF and other
+/// control characters become one space each, so the text never starts a new block. An unpaired
+/// backtick and an empty or blank span are escaped as text. Input is made valid UTF-8 first.
+/// Meant for text placed after a bullet or heading marker, never at a line start.
 std::string escape_markdown(std::string_view s);
 
 /// Percent-encodes a repository-relative path for a URI (RFC 3986 §2): every byte except the

@@ -235,7 +235,7 @@ json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const S
                {"results", results},
                {"properties", props}};
   if (!run.repository_uri.empty() && !run.head_sha.empty())
-    jrun["versionControlProvenance"] = json::array({{{"repositoryUri", run.repository_uri}, {"revisionId", run.head_sha}}});
+    jrun["versionControlProvenance"] = json::array({{{"repositoryUri", run.repository_uri}, {"revisionId", run.head_sha}, {"mappedTo", {{"uriBaseId", "%SRCROOT%"}}}}});
   return {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", json::array({jrun})}};
 }
 

@@ -16,6 +16,16 @@ namespace {
 
 std::string md(const std::string& s) { return escape_markdown(truncate_utf8(valid_utf8(s), kSummaryMaxPart)); }
 
+/// A table cell: as `md`, plus every '|' escaped (GFM tables split cells on '|' even in code spans).
+std::string cell(const std::string& s) {
+  std::string m = md(s), out;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (m[i] == '|' && (i == 0 || m[i - 1] != '\\')) out += '\\';
+    out += m[i];
+  }
+  return out;
+}
+
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -123,7 +133,7 @@ class SummaryReporter final : public Reporter {
     if (!ids.empty()) {
       t += "\n<details><summary>Rule ids for suppression</summary>\n\n| Rule | Title | Findings |\n|---|---|---|\n";
       for (const auto& [id, e] : ids)
-        t += "| " + md(id) + " | " + md(e.first) + " | " + std::to_string(e.second) + " |\n";
+        t += "| " + cell(id) + " | " + cell(e.first) + " | " + std::to_string(e.second) + " |\n";
       t += "\nTo accept a finding, add `review: ignore[ID] reason` in a comment on its line or the line above.\n\n</details>\n";
     }
     return t;
