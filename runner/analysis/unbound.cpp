@@ -355,7 +355,7 @@ class Analyzer {
       uint32_t at = ts_node_start_byte(id);
       if (seen_.emplace(at, name_list_[i]).second) emit(id, name_list_[i], s.reason(i), *info_);
     }
-    if (v & kUnbound) s.set(i, kBound, -1);  // a failing read raises: afterwards it is bound
+    if ((v & kUnbound) && !every_read_) s.set(i, kBound, -1);  // a failing read raises
   }
 
   // A read of a name the enclosing scopes bind: checked against the state where the
@@ -419,6 +419,7 @@ class Analyzer {
 
  public:
   const std::unordered_set<std::string>* outer_names_ = nullptr;
+  bool every_read_ = true;
 
  private:
   // Expression walk: reads in evaluation order; walrus binds; and/or/ternary are conditional.
@@ -1179,6 +1180,10 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
 }  // namespace
 
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source) {
+  return find_unbound_reads(root, source, UnboundOptions{});
+}
+
+std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options) {
   std::vector<UnboundRead> out;
   if (ts_node_is_null(root) || !is(root, "module")) return out;
 
@@ -1230,6 +1235,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
     std::vector<ScopeJob> nested;
     Analyzer a(source, out, nr_funcs, nr_methods);
     a.outer_names_ = &module_level;
+    a.every_read_ = options.every_read;
     bool broken = ts_node_has_error(job.node);
     if (broken) {
       std::vector<UnboundRead> discard;

@@ -28,6 +28,14 @@ struct UnboundRead {
   std::string scope_kind;      ///< "function", "module" or "class"
 };
 
+/// Reporting options (the defaults reproduce Pyright's reportPossiblyUnboundVariable).
+struct UnboundOptions {
+  /// true: every read where the name may be unbound is reported (Pyright does this).
+  /// false: after a read the name counts as bound on the continuing path (a failing read
+  /// raises), so only the first read of each path region is reported.
+  bool every_read = true;
+};
+
 /// Runs the analysis over every scope of one Python file.
 ///
 /// \a root is the root node (type `module`) of a tree produced by tree-sitter-python over
@@ -40,8 +48,11 @@ struct UnboundRead {
 /// assignment, `for`/`with`/`except … as`/import/def/class/walrus/match-capture/del target)
 /// and not declared `global`/`nonlocal`; a name never bound in the scope is a global or builtin
 /// read and is never reported. Reads where the name is definitely unbound on every path are
-/// not reported either (that is a different finding). After a reported read the name counts as
-/// bound on the continuing path (a failing read raises), so each path region reports once.
+/// not reported either (that is a different finding). See UnboundOptions for repeated reads.
+/// Reads inside a nested function, lambda or class of a name bound in an enclosing function
+/// (or imported at module level) are checked against the state where the nested scope is
+/// created, when no binding of the name can run after that point (Pyright's captured-variable
+/// narrowing).
 ///
 /// Paths end at `return`, `raise`, `break`/`continue`, `assert False`/`assert 0`, and calls to
 /// `sys.exit`, `exit`, `quit`, `os._exit`, `os.abort`, `assert_never`, `self.fail`, and functions
@@ -54,5 +65,6 @@ struct UnboundRead {
 /// Scopes whose subtree contains a syntax error are skipped. Results are ordered by
 /// (read_line, read_column). Never throws on any tree; a null/non-module root yields nothing.
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source);
+std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options);
 
 }  // namespace review::analysis
