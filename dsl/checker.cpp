@@ -1,0 +1,438 @@
+#include "dsl/checker.hpp"
+
+#include <set>
+
+#include "dsl/parser.hpp"
+
+namespace review::dsl {
+
+using ast::Expr;
+using ast::Span;
+
+const std::vector<std::string>& default_action_prefixes() {
+  static const std::vector<std::string> p = {"Author must", "Author should", "Reviewer should ask",
+                                             "Reviewer should"};
+  return p;
+}
+
+const SourceSchema& findings_schema() {
+  static const SourceSchema s = [] {
+    SourceSchema f;
+    f.name = "findings";
+    f.doc = "findings of rules evaluated earlier";
+    for (const char* n : {"rule", "title", "severity", "problem", "impact", "action", "text"})
+      f.fields.push_back({n, Type::String, "", ""});
+    f.fields.push_back({"tags", Type::List, "", ""});
+    return f;
+  }();
+  return s;
+}
+
+namespace {
+
+struct SType {
+  Type type = Type::Any;
+  std::string source;   ///< fact source of a Fact (or of the elements of a List of facts)
+  bool regex = false;   ///< a regex `let`
+};
+
+struct Binding {
+  std::string name;
+  SType type;
+  bool capture = false;
+};
+
+const char* const kBuiltinFields[] = {"file", "line", "end_line", "column"};
+
+class Checker {
+ public:
+  Checker(const std::map<std::string, std::string>& texts, const std::vector<SourceSchema>& schema,
+          bool strict)
+      : texts_(texts), schema_(schema), strict_(strict) {}
+
+  CheckResult out;
+
+  void error(const Span& s, std::string msg) { add(Diagnostic::Level::Error, s, std::move(msg)); }
+  void warning(const Span& s, std::string msg) {
+    add(strict_ ? Diagnostic::Level::Error : Diagnostic::Level::Warning, s, std::move(msg));
+  }
+
+  void run(const std::vector<const ast::File*>& files, const std::vector<std::string>& prefixes) {
+    // global names first: lets, kinds, rule ids
+    std::map<std::string, std::pair<const ast::File*, Span>> rule_ids;
+    for (const auto* f : files) {
+      file_ = f;
+      for (const auto& l : f->lets) {
+        if (lets_.count(l.name)) {
+          error(l.span, "duplicate let `" + l.name + "`");
+          continue;
+        }
+        lets_[l.name] = &l;
+        if (l.value && l.value->kind == Expr::Kind::Regex) compile(*l.value, {});
+      }
+      for (const auto& k : f->kinds) {
+        if (kinds_.count(k.name)) error(k.span, "duplicate kind `" + k.name + "`");
+        kinds_.insert(k.name);
+        kind_order_.push_back(k.name);
+      }
+    }
+    for (const auto* f : files) {
+      file_ = f;
+      declared_kinds_.clear();
+      for (const auto& k : f->kinds) {
+        env_.clear();
+        current_kind_ = &k;
+        if (k.when) check(*k.when);
+        current_kind_ = nullptr;
+        declared_kinds_.insert(k.name);
+      }
+      for (const auto& r : f->rules) {
+        auto [it, fresh] = rule_ids.emplace(r.id, std::make_pair(f, r.id_span));
+        if (!fresh) {
+          const auto& [ff, sp] = it->second;
+          error(r.id_span, "duplicate rule id `" + r.id + "` (first declared at " + ff->name + ":" +
+                               std::to_string(sp.line) + ":" + std::to_string(sp.column) + ")");
+        }
+        check_rule(r, prefixes);
+      }
+    }
+  }
+
+ private:
+  const std::map<std::string, std::string>& texts_;
+  const std::vector<SourceSchema>& schema_;
+  bool strict_;
+  const ast::File* file_ = nullptr;
+  const ast::Rule* rule_ = nullptr;
+  const ast::KindDecl* current_kind_ = nullptr;
+  std::map<std::string, const ast::Let*> lets_;
+  std::set<std::string> kinds_, declared_kinds_;
+  std::vector<std::string> kind_order_;
+  std::vector<Binding> env_;
+
+  void add(Diagnostic::Level level, const Span& s, std::string msg) {
+    Diagnostic d;
+    d.level = level;
+    d.file = file_ ? file_->name : "";
+    d.line = s.line;
+    d.column = s.column;
+    d.caret_len = s.length;
+    d.message = std::move(msg);
+    if (auto it = texts_.find(d.file); it != texts_.end()) d.source_line = source_line_at(it->second, s.line);
+    out.diagnostics.push_back(std::move(d));
+  }
+
+  const SourceSchema* source(const std::string& name) const {
+    if (name == "findings") return &findings_schema();
+    for (const auto& s : schema_)
+      if (s.name == name) return &s;
+    return nullptr;
+  }
+
+  const Binding* lookup(const std::string& name) const {
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->name == name) return &*it;
+    return nullptr;
+  }
+
+  std::vector<std::string> visible_names() const {
+    std::vector<std::string> names;
+    for (const auto& b : env_) names.push_back(b.name);
+    for (const auto& [n, l] : lets_) names.push_back(n);
+    if (source("pr")) names.push_back("pr");
+    return names;
+  }
+
+  SType let_type(const ast::Let& l) const {
+    if (!l.value) return {};
+    switch (l.value->kind) {
+      case Expr::Kind::String: return {Type::String, "", false};
+      case Expr::Kind::Int: return {Type::Int, "", false};
+      case Expr::Kind::List: return {Type::List, "", false};
+      case Expr::Kind::Regex: return {Type::String, "", true};
+      default: return {};
+    }
+  }
+
+  void compile(const Expr& re, const Expr* key_override) {
+    std::string err;
+    auto c = compile_regex(re.text, err);
+    if (!c) {
+      error(re.span, "invalid regex: " + err);
+      return;
+    }
+    for (const auto& h : c->holes) {
+      if (lookup(h.name)) continue;
+      Span s = re.span;
+      s.column += static_cast<int>(h.offset) + 1;
+      s.offset += h.offset + 1;
+      s.length = static_cast<int>(h.name.size()) + 2;
+      error(s, "unknown variable `" + h.name + "` in the regex hole `{" + h.name + "}`" +
+                   did_you_mean(h.name, visible_names()));
+    }
+    std::shared_ptr<const CompiledRegex> shared(std::move(c));
+    out.regexes[&re] = shared;
+    if (key_override) out.regexes[key_override] = shared;
+  }
+
+  SType check_var(const Expr& e) {
+    SType t;
+    if (const Binding* b = lookup(e.text)) {
+      t = b->type;
+    } else if (auto it = lets_.find(e.text); it != lets_.end()) {
+      t = let_type(*it->second);
+    } else if (e.text == "pr" && source("pr")) {
+      t = {Type::Fact, "pr", false};
+    } else {
+      Span s = e.span;
+      s.length = static_cast<int>(e.text.size());
+      error(s, "unknown variable `" + e.text + "`" + did_you_mean(e.text, visible_names()));
+      return {};
+    }
+    std::string shown = e.text;
+    for (size_t i = 0; i < e.path.size(); ++i) {
+      const std::string& f = e.path[i];
+      if (t.type == Type::Any) return {};
+      if (t.type != Type::Fact) {
+        error(e.path_spans[i], "`" + shown + "` has no fields (it is " +
+                                   (t.type == Type::Int ? "an " : "a ") + std::string(type_name(t.type)) + ")");
+        return {};
+      }
+      const SourceSchema* src = source(t.source);
+      if (!src) return {};  // nested fact of an undeclared source: unchecked
+      bool builtin = false;
+      for (const char* b : kBuiltinFields) builtin = builtin || f == b;
+      const FieldSchema* fs = src->field(f);
+      if (!fs && builtin) {
+        t = {f == "file" ? Type::String : Type::Int, "", false};
+      } else if (!fs) {
+        std::vector<std::string> names;
+        for (const auto& x : src->fields) names.push_back(x.name);
+        for (const char* b : kBuiltinFields) names.push_back(b);
+        error(e.path_spans[i], "unknown field `" + f + "` of `" + src->name + "`" + did_you_mean(f, names));
+        return {};
+      } else {
+        t = {fs->type, fs->fact_source, false};
+      }
+      shown += "." + f;
+    }
+    return t;
+  }
+
+  SType check_domain(const ast::Domain& d) {
+    if (d.findings) {
+      if (rule_) out.reads[rule_].emplace_back(d.source, d.span);
+      return {Type::Fact, "findings", false};
+    }
+    const SourceSchema* src = d.source == "findings" ? nullptr : source(d.source);
+    if (!src) {
+      std::vector<std::string> names;
+      for (const auto& s : schema_) names.push_back(s.name);
+      Span s = d.span;
+      error(s, "unknown source `" + d.source + "`" + did_you_mean(d.source, names));
+      return {};
+    }
+    const auto& sc = d.scope;
+    if (!src->takes_scope && sc.kind != ast::ScopeExpr::Kind::Default) {
+      error(sc.span, "`" + src->name + "` takes no scope");
+    }
+    if (sc.kind == ast::ScopeExpr::Kind::Expr && sc.expr) {
+      const Expr& x = *sc.expr;
+      bool bound = x.kind == Expr::Kind::Var && lookup(x.text);
+      auto let = x.kind == Expr::Kind::Var ? lets_.find(x.text) : lets_.end();
+      if (!bound && x.path.empty() && let != lets_.end()) {
+        SType lt = let_type(*let->second);
+        if (lt.regex || lt.type == Type::Int)
+          error(x.span, "scope `" + x.text + "` must be a glob string or a list of globs");
+      } else if (bound) {
+        SType t = check(x);
+        if (t.type != Type::Any && t.type != Type::String && t.type != Type::List && t.type != Type::Null)
+          error(x.span, "a scope expression must give a path or a list of paths, got " +
+                            std::string(type_name(t.type)));
+      } else {
+        std::vector<std::string> names = {"changed", "base", "repo"};
+        for (const auto& [n, l] : lets_) names.push_back(n);
+        for (const auto& b : env_) names.push_back(b.name);
+        error(x.span, "unknown scope `" + x.text + "`" + did_you_mean(x.text, names));
+      }
+    }
+    return {Type::Fact, src->name, false};
+  }
+
+  static bool concrete(Type t) { return t != Type::Any && t != Type::Null; }
+
+  SType check(const Expr& e) {
+    switch (e.kind) {
+      case Expr::Kind::Bool: return {Type::Bool};
+      case Expr::Kind::Int: return {Type::Int};
+      case Expr::Kind::String: return {Type::String};
+      case Expr::Kind::Regex:
+        error(e.span, "a regex can only stand on the right of `~` or `!~`");
+        return {};
+      case Expr::Kind::List:
+        for (const auto& k : e.kids) check(*k);
+        return {Type::List};
+      case Expr::Kind::Var: return check_var(e);
+      case Expr::Kind::Not: check(*e.kids[0]); return {Type::Bool};
+      case Expr::Kind::And:
+      case Expr::Kind::Or:
+        for (const auto& k : e.kids) check(*k);
+        return {Type::Bool};
+      case Expr::Kind::Compare: return check_compare(e);
+      case Expr::Kind::Count:
+      case Expr::Kind::Exists: {
+        if (!e.domain) {
+          SType t = check(*e.kids[0]);
+          if (concrete(t.type) && t.type != Type::List)
+            error(e.kids[0]->span, "count() needs a list or `X in SOURCE(SCOPE)`, got " +
+                                       std::string(type_name(t.type)));
+          return {Type::Int};
+        }
+        size_t mark = env_.size();
+        SType dt = check_domain(*e.domain);
+        env_.push_back({e.binder, dt, false});
+        if (!e.kids.empty()) check(*e.kids[0]);
+        env_.resize(mark);
+        return {e.kind == Expr::Kind::Count ? Type::Int : Type::Bool};
+      }
+      case Expr::Kind::Findings:
+        if (rule_) out.reads[rule_].emplace_back(e.text, e.span);
+        return {Type::List, "findings", false};
+      case Expr::Kind::KindRef: {
+        if (!kinds_.count(e.text)) {
+          error(e.span, "unknown kind `" + e.text + "`" + did_you_mean(e.text, kind_order_));
+        } else if (current_kind_ && !declared_kinds_.count(e.text)) {
+          error(e.span, "kind `" + e.text + "` is used before it is declared");
+        }
+        return {Type::Bool};
+      }
+    }
+    return {};
+  }
+
+  SType check_compare(const Expr& e) {
+    const std::string& op = e.text;
+    const Expr& lhs = *e.kids[0];
+    const Expr& rhs = *e.kids[1];
+    SType lt = check(lhs);
+    if (op == "~" || op == "!~") {
+      if (lt.type == Type::Int || lt.type == Type::Bool)
+        error(lhs.span, "regex match needs a string on the left, got " + std::string(type_name(lt.type)));
+      std::shared_ptr<const CompiledRegex> re;
+      if (rhs.kind == Expr::Kind::Regex) {
+        compile(rhs, nullptr);
+      } else if (rhs.kind == Expr::Kind::Var && rhs.path.empty() && !lookup(rhs.text) &&
+                 lets_.count(rhs.text) && lets_[rhs.text]->value &&
+                 lets_[rhs.text]->value->kind == Expr::Kind::Regex) {
+        auto it = out.regexes.find(lets_[rhs.text]->value.get());
+        if (it != out.regexes.end()) out.regexes[&rhs] = it->second;
+      } else {
+        if (rhs.kind == Expr::Kind::Var) check(rhs);
+        error(rhs.span, "the right side of `" + op + "` must be a /regex/ or a let that holds one");
+      }
+      auto it = out.regexes.find(&rhs);
+      if (op == "~" && it != out.regexes.end()) {
+        for (const auto& n : it->second->group_names)
+          if (!n.empty()) env_.push_back({n, {Type::String}, true});
+      }
+      return {Type::Bool};
+    }
+    SType rt = check(rhs);
+    if (op == "like") {
+      if (concrete(lt.type) && lt.type != Type::String)
+        error(lhs.span, "`like` needs a string on the left, got " + std::string(type_name(lt.type)));
+      if (concrete(rt.type) && rt.type != Type::String && rt.type != Type::List)
+        error(rhs.span, "`like` needs a glob or a list of globs on the right, got " +
+                            std::string(type_name(rt.type)));
+    } else if (op == "in") {
+      if (concrete(rt.type) && rt.type != Type::List && rt.type != Type::String)
+        error(rhs.span, "`in` needs a list or a string on the right, got " + std::string(type_name(rt.type)));
+    } else if (op == "==" || op == "!=") {
+      if (concrete(lt.type) && concrete(rt.type) && lt.type != rt.type)
+        error(e.span, "cannot compare " + std::string(type_name(lt.type)) + " with " +
+                          std::string(type_name(rt.type)));
+    } else {
+      for (const SType* t : {&lt, &rt}) {
+        if (concrete(t->type) && t->type != Type::Int) {
+          error(e.span, "`" + op + "` compares integers, got " + std::string(type_name(t->type)));
+          break;
+        }
+      }
+    }
+    return {Type::Bool};
+  }
+
+  bool names_trigger(const Expr& e) const {
+    if (e.kind == Expr::Kind::Var) {
+      if (!e.path.empty()) return true;
+      const Binding* b = lookup(e.text);
+      return b && b->capture;
+    }
+    for (const auto& k : e.kids)
+      if (names_trigger(*k)) return true;
+    return false;
+  }
+
+  void check_template(const ast::Template& t) {
+    for (const auto& p : t.parts)
+      if (p.hole) check(*p.hole);
+  }
+
+  void check_rule(const ast::Rule& r, const std::vector<std::string>& prefixes) {
+    rule_ = &r;
+    env_.clear();
+    for (const auto& [name, span] : r.duplicate_clauses)
+      error(span, "duplicate `" + name + "` in rule `" + r.id + "`");
+    if (r.when) check(*r.when);
+    for (const auto& f : r.fors) {
+      SType dt = check_domain(f.domain);
+      env_.push_back({f.var, dt, false});
+      if (f.where) check(*f.where);
+    }
+    for (const auto& w : r.wheres) check(*w);
+    for (const auto& u : r.unlesses) check(*u);
+    check_template(r.problem);
+    check_template(r.impact);
+    check_template(r.action);
+    for (const auto& [t, name] : {std::pair{&r.problem, "problem"}, std::pair{&r.impact, "impact"},
+                                  std::pair{&r.action, "action"}}) {
+      if (!t->present) error(r.id_span, "rule `" + r.id + "` has no `" + name + "`");
+    }
+    if (r.severity == "block" && r.problem.present) {
+      bool named = false;
+      for (const auto& p : r.problem.parts) named = named || (p.hole && names_trigger(*p.hole));
+      if (!named)
+        error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of block rule `" +
+                                  r.id + "` has no {hole} that uses a captured value or a fact field");
+    }
+    if (r.action.present) {
+      bool ok = false;
+      for (const auto& p : prefixes) ok = ok || r.action.raw.compare(0, p.size(), p) == 0;
+      if (!ok) {
+        std::string list;
+        for (size_t i = 0; i < prefixes.size(); ++i) {
+          if (i) list += i + 1 == prefixes.size() ? " or " : ", ";
+          list += "\"" + prefixes[i] + "\"";
+        }
+        error(r.action.span, "`action` must start with a verb phrase addressed to a person: " + list);
+      }
+    }
+    bool has_bad = false;
+    for (const auto& x : r.examples) has_bad = has_bad || x.kind == "bad";
+    if (!has_bad) warning(r.id_span, "rule `" + r.id + "` has no `bad` example");
+    rule_ = nullptr;
+  }
+};
+
+}  // namespace
+
+CheckResult check_files(const std::vector<const ast::File*>& files,
+                        const std::map<std::string, std::string>& texts,
+                        const std::vector<SourceSchema>& schema, bool strict,
+                        const std::vector<std::string>& action_prefixes) {
+  Checker c(texts, schema, strict);
+  c.run(files, action_prefixes.empty() ? default_action_prefixes() : action_prefixes);
+  return std::move(c.out);
+}
+
+}  // namespace review::dsl

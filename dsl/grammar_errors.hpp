@@ -1,0 +1,87 @@
+// The one table of syntax-error messages, and the PEGTL control that raises them.
+//
+// `error_message<Rule>` is specialised for every rule that appears as a must-target in
+// dsl/grammar.hpp; `control<Rule>::raise` throws a pegtl::parse_error carrying that message and
+// the position where the parser stopped. A must-target without an entry reports "syntax error"
+// (tests/dsl/parser_test.cpp pins every message).
+#pragma once
+
+#include <tao/pegtl.hpp>
+
+#include "dsl/grammar.hpp"
+
+namespace review::dsl::grammar {
+
+template <typename Rule>
+inline constexpr const char* error_message = nullptr;
+
+// clang-format off
+#define REVIEW_MSG( rule, text ) template<> inline constexpr const char* error_message< rule > = text
+REVIEW_MSG( string_body, "unterminated string: expected `\"` before the end of the line" );
+REVIEW_MSG( triple_body, "unterminated triple-quoted string: expected `\"\"\"`" );
+REVIEW_MSG( regex_body, "unterminated regex: expected `/` before the end of the line" );
+REVIEW_MSG( field_tok, "expected a field name after `.`" );
+REVIEW_MSG( expr, "expected an expression" );
+REVIEW_MSG( unary, "expected an expression" );
+REVIEW_MSG( or_operand, "expected an expression after `or`" );
+REVIEW_MSG( operand, "expected a value after the operator" );
+REVIEW_MSG( paren_close, "expected `)` to close the parenthesis" );
+REVIEW_MSG( list_close, "expected `,` or `]` in the list" );
+REVIEW_MSG( scope, "expected a scope: changed, base, repo, a glob list or a let name" );
+REVIEW_MSG( scope_close, "expected `)` after the scope" );
+REVIEW_MSG( findings_open, "expected `(` after `findings`" );
+REVIEW_MSG( findings_tag, "expected a tag string, as in findings(\"ai-sign\")" );
+REVIEW_MSG( findings_close, "expected `)` after the tag" );
+REVIEW_MSG( count_open, "expected `(` after `count`" );
+REVIEW_MSG( count_body, "expected `X in SOURCE(SCOPE)` or a list inside count()" );
+REVIEW_MSG( count_close, "expected `)` to close count(" );
+REVIEW_MSG( binder_tok, "expected a variable name" );
+REVIEW_MSG( binder_in, "expected `in` after the variable" );
+REVIEW_MSG( domain, "expected a fact source, as in lines(changed)" );
+REVIEW_MSG( kind_ref_name, "expected a kind name after `kind`" );
+REVIEW_MSG( decl_name, "expected a name" );
+REVIEW_MSG( title_string, "expected a title string" );
+REVIEW_MSG( lbrace, "expected `{`" );
+REVIEW_MSG( version_number, "expected a version number" );
+REVIEW_MSG( test_globs, "expected a glob string" );
+REVIEW_MSG( ruleset_close, "expected `version`, `tests` or `}` in the ruleset block" );
+REVIEW_MSG( use_path, "expected a file name string after `use`" );
+REVIEW_MSG( let_name, "expected a name after `let`" );
+REVIEW_MSG( let_equals, "expected `=` after the let name" );
+REVIEW_MSG( let_value, "expected a value: strings, a [list], a /regex/ or an integer" );
+REVIEW_MSG( tier_number, "expected a tier number" );
+REVIEW_MSG( tier_label, "expected a tier label string" );
+REVIEW_MSG( tier_open, "expected `{` after the tier label" );
+REVIEW_MSG( tier_text, "expected a string" );
+REVIEW_MSG( tier_close, "expected a glob string or `}` in the tier block" );
+REVIEW_MSG( kind_name, "expected a kind name" );
+REVIEW_MSG( kind_when, "expected `when` and a condition" );
+REVIEW_MSG( rule_id, "expected a rule id" );
+REVIEW_MSG( rule_open, "expected `{` after the rule title" );
+REVIEW_MSG( severity_value, "expected `block`, `warn` or `note`" );
+REVIEW_MSG( evidence_value, "expected `verified` or `inferred`" );
+REVIEW_MSG( tag_list, "expected a tag string" );
+REVIEW_MSG( for_binder, "expected a variable name after `for`" );
+REVIEW_MSG( for_in, "expected `in` after the variable" );
+REVIEW_MSG( template_string, "expected a string" );
+REVIEW_MSG( help_string, "expected a string" );
+REVIEW_MSG( example_kind, "expected `bad`, `good`, `todo-bad` or `todo-good`" );
+REVIEW_MSG( example_lang, "expected a language name (python, cpp, diff, ...)" );
+REVIEW_MSG( example_code, "expected the example code as a string" );
+REVIEW_MSG( rule_close, "expected a rule clause (severity, evidence, tags, when, for, where, unless, problem, impact, action, help, example) or `}`" );
+REVIEW_MSG( end_of_file, "expected a declaration: ruleset, use, let, tier, kind or rule" );
+REVIEW_MSG( expr_end, "unexpected text after the expression" );
+#undef REVIEW_MSG
+// clang-format on
+
+/// Raises error_message<Rule> at the current position.
+template <typename Rule>
+struct control : tao::pegtl::normal<Rule> {
+  template <typename Input, typename... States>
+  [[noreturn]] static void raise(const Input& in, States&&... /*unused*/) {
+    const char* msg = error_message<Rule>;
+    throw tao::pegtl::parse_error(msg ? msg : "syntax error", in);
+  }
+};
+
+}  // namespace review::dsl::grammar

@@ -1,0 +1,66 @@
+#include "dsl/regex.hpp"
+
+namespace review::dsl {
+
+namespace {
+std::string substitute(const std::string& p, const std::vector<RegexHole>& holes,
+                       const std::vector<std::string>& values) {
+  std::string out;
+  size_t at = 0;
+  for (size_t i = 0; i < holes.size(); ++i) {
+    out.append(p, at, holes[i].offset - at);
+    out += i < values.size() ? values[i] : std::string("x");
+    at = holes[i].offset + holes[i].name.size() + 2;
+  }
+  out.append(p, at, std::string::npos);
+  return out;
+}
+}  // namespace
+
+std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::string& error) {
+  auto c = std::make_unique<CompiledRegex>();
+  c->pattern = pattern;
+  c->holes = regex_holes(pattern);
+  auto re = std::make_unique<const re2::RE2>(substitute(pattern, c->holes, {}), re2::RE2::Quiet);
+  if (!re->ok()) {
+    error = re->error();
+    if (!re->error_arg().empty() && error.find(re->error_arg()) == std::string::npos)
+      error += ": " + re->error_arg();
+    return nullptr;
+  }
+  c->group_names.assign(static_cast<size_t>(re->NumberOfCapturingGroups()) + 1, "");
+  for (const auto& [name, idx] : re->NamedCapturingGroups())
+    if (idx >= 0 && static_cast<size_t>(idx) < c->group_names.size()) c->group_names[idx] = name;
+  c->re = std::move(re);
+  return c;
+}
+
+const re2::RE2* CompiledRegex::instance(const std::vector<std::string>& values) const {
+  if (holes.empty()) return re.get();
+  std::vector<std::string> quoted;
+  for (const auto& v : values) quoted.push_back(re2::RE2::QuoteMeta(v));
+  std::string p = substitute(pattern, holes, quoted);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = cache_.find(p);
+  if (it == cache_.end()) {
+    auto r = std::make_unique<const re2::RE2>(p, re2::RE2::Quiet);
+    it = cache_.emplace(p, r->ok() ? std::move(r) : nullptr).first;
+  }
+  return it->second.get();
+}
+
+bool regex_search(const re2::RE2& re, std::string_view text, std::vector<std::string>* groups) {
+  int n = re.NumberOfCapturingGroups() + 1;
+  std::vector<re2::StringPiece> sub(static_cast<size_t>(n));
+  if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED,
+                sub.data(), n))
+    return false;
+  if (groups) {
+    groups->assign(static_cast<size_t>(n), "");
+    for (int i = 0; i < n; ++i)
+      if (sub[i].data()) (*groups)[i] = std::string(sub[i].data(), sub[i].size());
+  }
+  return true;
+}
+
+}  // namespace review::dsl

@@ -1,0 +1,45 @@
+// Regex literals of the rule language, compiled once with RE2 (linear time on any input).
+//
+// A literal without `{name}` holes is compiled at load time and never again. A literal with holes
+// (`/\bdel\s+self\.{orig}\b/`) is validated at load time with each hole replaced by `x`, and at
+// evaluation compiled once per distinct captured text (quoted with RE2::QuoteMeta), cached.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <re2/re2.h>
+
+#include "dsl/template.hpp"
+
+namespace review::dsl {
+
+/// Neither copyable nor movable (holds RE2 and a mutex); keep it in a unique_ptr.
+struct CompiledRegex {
+  std::string pattern;                  ///< as written (after `\/` decoding)
+  std::vector<RegexHole> holes;
+  std::unique_ptr<const re2::RE2> re;   ///< the static regex (holes replaced by `x`)
+  std::vector<std::string> group_names; ///< by group index (1-based; [0] unused); "" = unnamed
+
+  /// Returns the regex for the given hole values (one per hole, in order), compiling and caching
+  /// it on first use; returns `re` when there are no holes; nullptr if RE2 rejects it.
+  const re2::RE2* instance(const std::vector<std::string>& hole_values) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::map<std::string, std::unique_ptr<const re2::RE2>> cache_;
+};
+
+/// Compiles `pattern` with RE2::Quiet. Returns the regex, or null with `error` set to RE2's
+/// error() and error_arg() ("missing ): (abc" style).
+std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::string& error);
+
+/// Partial match of `text`. On success fills `groups` (index -> captured text; unmatched
+/// optional groups give "") and returns true.
+bool regex_search(const re2::RE2& re, std::string_view text, std::vector<std::string>* groups);
+
+}  // namespace review::dsl

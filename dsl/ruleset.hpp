@@ -1,0 +1,118 @@
+// The public face of the rule language: load a .rules file (parse + check + plan) and evaluate
+// the result against a Facts implementation. Callers (runner/cli) need only this header plus
+// dsl/facts.hpp and dsl/finding.hpp.
+//
+//   LoadResult r = load_ruleset("atom.rules", text, facts.schema(), resolver, {});
+//   for (const auto& d : r.diagnostics) std::cerr << format_diagnostic(d);
+//   if (!r.ok()) return 2;
+//   EvalResult out = evaluate(*r.program, facts);   // calls facts.configure(program.data())
+//
+// Load-time checks (each a Diagnostic with position and caret): syntax; unknown source, field,
+// variable, scope or kind (with "did you mean"); type errors; RE2 errors at the regex literal;
+// duplicate rule ids across `use`d files; findings() cycles; the red-finding gate; `action`
+// prefixes; missing problem/impact/action; a rule without a `bad` example (warning; an error
+// with LoadOptions::strict). The exact texts are pinned in tests/dsl/checker_test.cpp.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "dsl/diagnostic.hpp"
+#include "dsl/facts.hpp"
+#include "dsl/finding.hpp"
+
+namespace review::dsl {
+
+struct LoadOptions {
+  bool strict = false;                      ///< warnings become errors (`runner check --strict`)
+  /// Accepted starts of `action` templates; empty = the default list:
+  /// "Author must", "Author should", "Reviewer should ask", "Reviewer should" (RULES.md §4.2).
+  std::vector<std::string> action_prefixes;
+};
+
+/// Returns (resolved_name, text) for `use "x"` written in `from_file`, or nullopt if not found.
+/// The resolved name identifies the file (a second `use` of the same name is skipped) and
+/// appears in diagnostics.
+using Resolver = std::function<std::optional<std::pair<std::string, std::string>>(
+    const std::string& use, const std::string& from_file)>;
+
+struct KindHit {
+  std::string name, label;
+};
+
+struct ProgramImpl;
+
+/// A checked and planned ruleset (the main file plus every file it `use`s). Immutable; share it
+/// with shared_ptr. evaluate() may be called on it from one thread at a time per Facts object
+/// (the regex cache inside is locked, so several threads are safe too).
+class Program {
+ public:
+  explicit Program(std::unique_ptr<ProgramImpl> impl);
+  ~Program();
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  /// Rules in evaluation order (readers of findings() after the rules they read), with examples.
+  const std::vector<RuleMeta>& rules() const;
+  /// Tier table, test globs and `let` values of all loaded files (main file first).
+  const RulesetData& data() const;
+  const std::string& name() const;     ///< the main file's `ruleset NAME` ("" when absent)
+  const std::string& title() const;    ///< the main file's ruleset title
+  int version() const;
+  /// Every `kind` declared, in declaration order.
+  std::vector<KindHit> kinds() const;
+
+  const ProgramImpl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<ProgramImpl> impl_;
+};
+
+struct LoadResult {
+  std::shared_ptr<const Program> program;   ///< null when any error was reported
+  std::vector<Diagnostic> diagnostics;      ///< errors and warnings, in file then source order
+  bool ok() const { return program != nullptr; }
+};
+
+/// Parses, checks and plans `text` (named `file_name`) against `schema` (Facts::schema()).
+/// `use` declarations are loaded through `resolver` (may be empty: then every `use` is an error).
+/// Never throws on bad input; every problem is a Diagnostic. `program` is null if any diagnostic
+/// is an error (with opts.strict, warnings count as errors).
+LoadResult load_ruleset(const std::string& file_name, const std::string& text,
+                        const std::vector<SourceSchema>& schema, const Resolver& resolver,
+                        const LoadOptions& opts);
+
+struct EvalOptions {
+  /// Wall-clock budget per rule, checked inside every loop; a rule over budget is stopped, its
+  /// findings dropped and an internal diagnostic names it; the other rules still run.
+  std::chrono::milliseconds rule_budget{2000};
+  /// When non-empty, only these rule ids report findings (rules whose findings they read still
+  /// run, silently).
+  std::vector<std::string> only_rules;
+};
+
+struct EvalResult {
+  std::vector<Finding> findings;                 ///< in rule evaluation order, then fact order
+  std::vector<KindHit> kinds;                    ///< kinds whose `when` held
+  std::vector<std::string> internal_diagnostics; ///< "rule `X`: ..." (budget, FactsError)
+};
+
+/// Evaluates `program` against `facts`: calls facts.configure(program.data()), then evaluates
+/// the kinds, then each rule in order. Facts::query is called at most once per (source, scope)
+/// per call. Finding location = the fact bound by the rule's first `for` (none: PR-level);
+/// Finding::tier = the lowest tier whose glob matches the file; Finding::snippet = that fact's
+/// `text` field; Finding::witness = the regex captures in scope plus the value of every hole of
+/// `problem`, keyed by the hole as written. Does not throw (FactsError becomes a diagnostic).
+EvalResult evaluate(const Program& program, Facts& facts, const EvalOptions& opts = {});
+
+/// For `runner test`: lines (1-based, within the example code) carrying a `# <- ID` or
+/// `// <- ID` marker for rule `id`.
+std::vector<int> example_marker_lines(std::string_view code, std::string_view id);
+
+}  // namespace review::dsl

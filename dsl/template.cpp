@@ -1,0 +1,132 @@
+#include "dsl/template.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace review::dsl {
+
+std::string dedent(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (true) {
+    size_t nl = text.find('\n', start);
+    lines.push_back(text.substr(start, nl == text.npos ? text.npos : nl - start));
+    if (nl == text.npos) break;
+    start = nl + 1;
+  }
+  auto blank = [](std::string_view l) { return l.find_first_not_of(" \t\r") == l.npos; };
+  if (lines.size() > 1 && blank(lines.front())) lines.erase(lines.begin());
+  if (lines.size() > 1 && blank(lines.back())) lines.pop_back();
+  size_t common = std::string_view::npos;
+  for (auto l : lines) {
+    if (blank(l)) continue;
+    size_t n = l.find_first_not_of(" \t");
+    common = common == std::string_view::npos ? n : std::min(common, n);
+  }
+  if (common == std::string_view::npos) common = 0;
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += '\n';
+    std::string_view l = lines[i];
+    out += blank(l) ? std::string_view() : l.substr(std::min(common, l.size()));
+  }
+  return out;
+}
+
+std::string decode_string_literal(std::string_view tok) {
+  if (tok.size() >= 6 && tok.substr(0, 3) == "\"\"\"") return dedent(tok.substr(3, tok.size() - 6));
+  if (tok.size() < 2) return {};
+  std::string_view body = tok.substr(1, tok.size() - 2);
+  std::string out;
+  out.reserve(body.size());
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size()) {
+      char c = body[++i];
+      switch (c) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        default: out += '\\'; out += c;
+      }
+    } else {
+      out += body[i];
+    }
+  }
+  return out;
+}
+
+std::string decode_regex_literal(std::string_view tok) {
+  if (tok.size() < 2) return {};
+  std::string_view body = tok.substr(1, tok.size() - 2);
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size()) {
+      if (body[i + 1] == '/') {
+        out += '/';
+      } else {
+        out += body[i];
+        out += body[i + 1];
+      }
+      ++i;
+    } else {
+      out += body[i];
+    }
+  }
+  return out;
+}
+
+std::vector<RegexHole> regex_holes(std::string_view p) {
+  std::vector<RegexHole> out;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      // \p{Greek} and \P{..} are classes; any other escape covers one character.
+      if (i + 2 < p.size() && (p[i + 1] == 'p' || p[i + 1] == 'P') && p[i + 2] == '{') {
+        size_t close = p.find('}', i);
+        if (close != p.npos) i = close;
+        continue;
+      }
+      ++i;
+      continue;
+    }
+    if (p[i] != '{') continue;
+    size_t j = i + 1;
+    if (j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '_')) {
+      while (j < p.size() && (std::isalnum(static_cast<unsigned char>(p[j])) || p[j] == '_')) ++j;
+      if (j < p.size() && p[j] == '}') {
+        out.push_back({i, std::string(p.substr(i + 1, j - i - 1))});
+        i = j;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<int> example_marker_lines(std::string_view code, std::string_view id) {
+  std::vector<int> out;
+  int line = 1;
+  size_t start = 0;
+  while (start <= code.size()) {
+    size_t nl = code.find('\n', start);
+    std::string_view l = code.substr(start, nl == code.npos ? code.npos : nl - start);
+    for (std::string_view marker : {std::string_view("# <- "), std::string_view("// <- ")}) {
+      size_t at = l.find(marker);
+      while (at != l.npos) {
+        std::string_view rest = l.substr(at + marker.size());
+        if (rest.substr(0, id.size()) == id &&
+            (rest.size() == id.size() || rest[id.size()] == ' ' || rest[id.size()] == ',' ||
+             rest[id.size()] == '\t' || rest[id.size()] == '\r')) {
+          if (out.empty() || out.back() != line) out.push_back(line);
+          break;
+        }
+        at = l.find(marker, at + 1);
+      }
+    }
+    if (nl == code.npos) break;
+    start = nl + 1;
+    ++line;
+  }
+  return out;
+}
+
+}  // namespace review::dsl

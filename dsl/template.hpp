@@ -1,0 +1,36 @@
+// Text helpers shared by the parser and the evaluator: string-literal decoding, the dedent of
+// triple-quoted strings, `{name}` holes in regexes, and `# <- ID` example markers.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace review::dsl {
+
+/// Returns the value of a string token as written (quotes included): "..." with \" \\ \n \t
+/// escapes decoded (any other `\c` keeps both characters), or """...""" dedented.
+std::string decode_string_literal(std::string_view token);
+
+/// Returns `text` dedented: a first line that is empty after the opening quotes is dropped, a last
+/// line of only blanks is dropped, and the longest common leading run of spaces/tabs of the
+/// non-blank lines is removed from every line. Lines are joined with "\n" (no trailing newline).
+std::string dedent(std::string_view text);
+
+/// Returns the body of a regex token `/.../` with `\/` turned into `/`.
+std::string decode_regex_literal(std::string_view token);
+
+/// A `{name}` hole in a regex pattern: byte offset of `{` in the pattern and the name.
+struct RegexHole {
+  size_t offset = 0;
+  std::string name;
+};
+/// Returns every `{identifier}` in `pattern` that is not preceded by a backslash escape and not a
+/// `\p{..}`/`\P{..}` class (numeric `{3,4}` repetitions never look like identifiers).
+std::vector<RegexHole> regex_holes(std::string_view pattern);
+
+/// Returns the 1-based lines of `code` carrying a `# <- ID` or `// <- ID` marker for rule `id`
+/// (the id must be followed by the end of the line, a blank or a comma).
+std::vector<int> example_marker_lines(std::string_view code, std::string_view id);
+
+}  // namespace review::dsl
