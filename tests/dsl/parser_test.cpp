@@ -1,0 +1,251 @@
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "dsl/parser.hpp"
+#include "dsl/template.hpp"
+
+using namespace review::dsl;
+
+namespace {
+std::string dump_expr(const std::string& text) {
+  std::vector<Diagnostic> d;
+  auto e = parse_expression(text, "e", d);
+  if (!e) return d.empty() ? "<null>" : "ERR " + std::to_string(d[0].column) + ": " + d[0].message;
+  return ast::dump(*e);
+}
+std::string first_error(const std::string& text) {
+  auto r = parse_ruleset(text, "t.rules");
+  if (r.diagnostics.empty()) return "<ok>";
+  const auto& d = r.diagnostics[0];
+  return std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message;
+}
+}  // namespace
+
+TEST_CASE("parser: expression AST dumps") {
+  struct Row { const char* in; const char* want; };
+  const Row rows[] = {
+      {"a", "a"},
+      {"u.read.line", "u.read.line"},
+      {"1 == 2", "(== 1 2)"},
+      {"-3 < x", "(< -3 x)"},
+      {"\"s\" != 'x'", "ERR 8: expected a value after the operator"},
+      {"a and b and c", "(and a b c)"},
+      {"a or b and c", "(or a (and b c))"},
+      {"a and b or c", "(or (and a b) c)"},
+      {"not a and b", "(and (not a) b)"},
+      {"not (a or b)", "(not (or a b))"},
+      {"l.text ~ /(?i)to\\/do/", "(~ l.text /(?i)to/do/)"},
+      {"l.text !~ /x/", "(!~ l.text /x/)"},
+      {"f.path like \"atom/**\"", "(like f.path \"atom/**\")"},
+      {"x in [1, 2, \"a\"]", "(in x [1 2 \"a\"])"},
+      {"[]", "[]"},
+      {"true or false", "(or true false)"},
+      {"count(l in lines(changed) where l.added) >= 3", "(>= (count l lines(changed) l.added) 3)"},
+      {"count(findings(\"ai-sign\")) >= 3", "(>= (count (findings \"ai-sign\")) 3)"},
+      {"count(f in findings(\"t\"))", "(count f findings(\"t\"))"},
+      {"count(xs)", "(count xs)"},
+      {"exists s in statements(a.file) where s.code ~ /del/", "(exists s statements(a.file) (~ s.code /del/))"},
+      {"exists f in files(\"a/**\", \"b/*.py\")", "(exists f files(\"a/**\" \"b/*.py\"))"},
+      {"exists f in files(base)", "(exists f files(base))"},
+      {"exists f in files(repo)", "(exists f files(repo))"},
+      {"exists f in files(serving)", "(exists f files(serving))"},
+      {"exists f in files", "(exists f files)"},
+      {"kind perf and pr.text ~ /x/", "(and (kind perf) (~ pr.text /x/))"},
+      {"a ==", "ERR 5: expected a value after the operator"},
+      {"(a", "ERR 3: expected `)` to close the parenthesis"},
+      {"[a, b", "ERR 6: expected `,` or `]` in the list"},
+      {"a.", "ERR 3: expected a field name after `.`"},
+      {"count(", "ERR 7: expected `X in SOURCE(SCOPE)` or a list inside count()"},
+      {"exists in", "ERR 8: expected a variable name"},
+      {"exists x of", "ERR 10: expected `in` after the variable"},
+      {"exists x in 3", "ERR 13: expected a fact source, as in lines(changed)"},
+      {"exists x in lines(3)", "ERR 19: expected a scope: changed, base, repo, a glob list or a let name"},
+      {"exists x in lines(changed", "ERR 26: expected `)` after the scope"},
+      {"findings(x)", "ERR 10: expected a tag string, as in findings(\"ai-sign\")"},
+      {"kind 3", "ERR 6: expected a kind name after `kind`"},
+      {"a or", "ERR 5: expected an expression after `or`"},
+      {"not", "ERR 4: expected an expression"},
+      {"\"abc", "ERR 5: unterminated string: expected `\"` before the end of the line"},
+      {"x ~ /abc", "ERR 9: unterminated regex: expected `/` before the end of the line"},
+      {"99999999999999999999", "ERR 1: integer literal out of range"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.in);
+    CHECK(dump_expr(r.in) == r.want);
+  }
+}
+
+TEST_CASE("parser: declaration syntax errors, one message table") {
+  struct Row { const char* in; const char* want; };
+  const Row rows[] = {
+      {"rule", "1:5: expected a rule id"},
+      {"rule X", "1:7: expected a title string"},
+      {"rule X \"t\"", "1:11: expected `{` after the rule title"},
+      {"rule X \"t\" {", "1:13: expected a rule clause (severity, evidence, tags, when, for, where, unless, problem, impact, action, help, example) or `}`"},
+      {"rule X \"t\" { severity high }", "1:23: expected `block`, `warn` or `note`"},
+      {"rule X \"t\" { evidence maybe }", "1:23: expected `verified` or `inferred`"},
+      {"rule X \"t\" { tags }", "1:19: expected a tag string"},
+      {"rule X \"t\" { for in }", "1:18: expected a variable name after `for`"},
+      {"rule X \"t\" { for x of }", "1:20: expected `in` after the variable"},
+      {"rule X \"t\" { problem 3 }", "1:22: expected a string"},
+      {"rule X \"t\" { example ugly python \"x\" }", "1:22: expected `bad`, `good`, `todo-bad` or `todo-good`"},
+      {"rule X \"t\" { example bad \"x\" }", "1:26: expected a language name (python, cpp, diff, ...)"},
+      {"rule X \"t\" { example bad python }", "1:33: expected the example code as a string"},
+      {"rule X \"t\" { help \"\"\"abc }", "1:27: unterminated triple-quoted string: expected `\"\"\"`"},
+      {"ruleset", "1:8: expected a name"},
+      {"ruleset a", "1:10: expected a title string"},
+      {"ruleset a \"t\" { version x }", "1:25: expected a version number"},
+      {"ruleset a \"t\" { tests 3 }", "1:23: expected a glob string"},
+      {"ruleset a \"t\" { foo }", "1:17: expected `version`, `tests` or `}` in the ruleset block"},
+      {"use 3", "1:5: expected a file name string after `use`"},
+      {"let", "1:4: expected a name after `let`"},
+      {"let x", "1:6: expected `=` after the let name"},
+      {"let x =", "1:8: expected a value: strings, a [list], a /regex/ or an integer"},
+      {"tier x", "1:6: expected a tier number"},
+      {"tier 1", "1:7: expected a tier label string"},
+      {"tier 1 \"l\"", "1:11: expected `{` after the tier label"},
+      {"tier 1 \"l\" { \"a\" blast }", "1:24: expected a string"},
+      {"tier 1 \"l\" { x }", "1:14: expected a glob string or `}` in the tier block"},
+      {"kind", "1:5: expected a kind name"},
+      {"kind perf \"p\" pr.text", "1:15: expected `when` and a condition"},
+      {"kind perf \"p\" when", "1:19: expected an expression"},
+      {"bogus", "1:1: expected a declaration: ruleset, use, let, tier, kind or rule"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.in);
+    CHECK(first_error(r.in) == r.want);
+  }
+}
+
+TEST_CASE("parser: several syntax errors per run, resuming at the next declaration") {
+  auto r = parse_ruleset("rule A \"a\" {\n  severity high\n}\nlet x = 1\nrule B {\n}\nrule C \"c\" { }\n", "t.rules");
+  REQUIRE(r.diagnostics.size() == 2);
+  CHECK(r.diagnostics[0].line == 2);
+  CHECK(r.diagnostics[1].line == 5);
+  CHECK(r.diagnostics[1].message == "expected a title string");
+  REQUIRE(r.file.rules.size() == 1);
+  CHECK(r.file.rules[0].id == "C");
+  CHECK(r.file.lets.size() == 1);
+}
+
+TEST_CASE("parser: rule AST dump") {
+  auto r = parse_ruleset(R"(
+rule F1 "weight kept" {
+  severity warn; evidence inferred
+  tags "mem", "ai-sign"
+  when kind perf
+  for a in assignments(changed) where a.added
+      and a.target ~ /^self\.(?P<orig>\w+?)_(?P<variant>shuffled)$/
+  for s in statements(a.file)
+  where s.line > a.line
+  unless exists d in statements(a.file) where d.code ~ /del\s+self\.{orig}\b/
+  problem "`self.{orig}_{variant}` kept in {a.function}"
+  impact "x"
+  action "Author must free it"
+  example bad python """
+    x = 1
+  """
+}
+)", "t.rules");
+  REQUIRE(r.diagnostics.empty());
+  REQUIRE(r.file.rules.size() == 1);
+  CHECK(ast::dump(r.file.rules[0]) ==
+        "(rule F1 sev=warn ev=inferred tags=mem,ai-sign when=(kind perf) "
+        "for=a:assignments(changed) where=(and a.added (~ a.target /^self\\.(?P<orig>\\w+?)_(?P<variant>shuffled)$/)) "
+        "for=s:statements(a.file) where=(> s.line a.line) "
+        "unless=(exists d statements(a.file) (~ d.code /del\\s+self\\.{orig}\\b/)) "
+        "problem=\"`self.{orig}_{variant}` kept in {a.function}\" examples=1)");
+  const auto& t = r.file.rules[0].problem;
+  REQUIRE(t.parts.size() == 6);
+  CHECK(t.parts[1].text == "orig");
+  CHECK(t.parts[1].hole != nullptr);
+  CHECK(t.parts[2].text == "_");
+  CHECK(r.file.rules[0].examples[0].code == "x = 1");
+}
+
+TEST_CASE("parser: declarations") {
+  auto r = parse_ruleset(R"(ruleset atom "ATOM review" { version 2; tests "tests/**", "**/test_*.py" }
+use "common.rules"
+let serving = "atom/entrypoints/**", "atom/model_engine/**"
+let one = "x"
+let n = 3
+let re = /(?i)perf/
+let l = ["a", 1]
+tier 1 "every pass" {
+  "atom/config.py" blast "all models" fails "wrong config"
+  "atom/x.py"
+}
+kind perf "performance change" when pr.text ~ re
+)", "t.rules");
+  REQUIRE(r.diagnostics.empty());
+  const auto& f = r.file;
+  CHECK(f.ruleset_name == "atom");
+  CHECK(f.ruleset_title == "ATOM review");
+  CHECK(f.version == 2);
+  CHECK(f.test_globs == std::vector<std::string>{"tests/**", "**/test_*.py"});
+  REQUIRE(f.uses.size() == 1);
+  CHECK(f.uses[0].path == "common.rules");
+  REQUIRE(f.lets.size() == 5);
+  CHECK(ast::dump(*f.lets[0].value) == "[\"atom/entrypoints/**\" \"atom/model_engine/**\"]");
+  CHECK(ast::dump(*f.lets[1].value) == "\"x\"");
+  CHECK(ast::dump(*f.lets[2].value) == "3");
+  CHECK(ast::dump(*f.lets[3].value) == "/(?i)perf/");
+  CHECK(ast::dump(*f.lets[4].value) == "[\"a\" 1]");
+  REQUIRE(f.tiers.size() == 1);
+  CHECK(f.tiers[0].entries.size() == 2);
+  CHECK(f.tiers[0].entries[0].blast == "all models");
+  CHECK(f.tiers[0].entries[0].fails == "wrong config");
+  REQUIRE(f.kinds.size() == 1);
+  CHECK(ast::dump(*f.kinds[0].when) == "(~ pr.text re)");
+}
+
+TEST_CASE("parser: hostile input never crashes") {
+  SECTION("10,000-deep parentheses") {
+    std::string s = "rule X \"t\" { when " + std::string(10000, '(') + "a" + std::string(10000, ')') + " }";
+    auto r = parse_ruleset(s, "t.rules");
+    REQUIRE(!r.diagnostics.empty());
+    CHECK(r.diagnostics[0].message == "expression nested too deeply (more than 64 levels)");
+  }
+  SECTION("10,000-deep lists and nots") {
+    std::string s = "rule X \"t\" { when " + std::string(10000, '[') + " }";
+    CHECK(parse_ruleset(s, "t.rules").diagnostics[0].message == "expression nested too deeply (more than 64 levels)");
+    std::string n = "rule X \"t\" { when ";
+    for (int i = 0; i < 10000; ++i) n += "not ";
+    CHECK(parse_ruleset(n + "a }", "t.rules").diagnostics[0].message == "expression nested too deeply (more than 64 levels)");
+  }
+  SECTION("a 1 MB line of `and`") {
+    std::string s = "rule X \"t\" { when a";
+    while (s.size() < (1u << 20)) s += " and a";
+    s += " }";
+    auto r = parse_ruleset(s, "t.rules");
+    CHECK(r.diagnostics.empty());
+    REQUIRE(r.file.rules.size() == 1);
+    CHECK(r.file.rules[0].when->kids.size() > 100000);
+  }
+  SECTION("unterminated string at the end") {
+    CHECK(first_error("rule X \"t\" { problem \"abc") == "1:26: unterminated string: expected `\"` before the end of the line");
+  }
+  SECTION("invalid UTF-8") {
+    auto r = parse_ruleset("rule X \"t\xff\" {}", "t.rules");
+    REQUIRE(r.diagnostics.size() == 1);
+    CHECK(r.diagnostics[0].column == 10);
+    CHECK(r.diagnostics[0].message == "invalid UTF-8 (byte 0xff); rulesets must be UTF-8 text");
+  }
+  SECTION("NUL bytes and binary junk") {
+    std::string s("rule \0\x01\x02", 8);
+    CHECK(!parse_ruleset(s, "t.rules").diagnostics.empty());
+  }
+}
+
+TEST_CASE("template helpers") {
+  CHECK(dedent("\n    a\n      b\n    c\n  ") == "a\n  b\nc");
+  CHECK(decode_string_literal("\"a\\\"b\\n\"") == "a\"b\n");
+  CHECK(decode_regex_literal("/a\\/b\\d/") == "a/b\\d");
+  auto holes = regex_holes("\\bdel\\s+self\\.{orig}\\b\\d{3,4}\\p{Greek}{x_1}");
+  REQUIRE(holes.size() == 2);
+  CHECK(holes[0].name == "orig");
+  CHECK(holes[1].name == "x_1");
+  CHECK(example_marker_lines("a\nreturn out  # <- D1b\nb // <- D1b, F1\nc # <- D1bx\n", "D1b") ==
+        std::vector<int>{2, 3});
+}
