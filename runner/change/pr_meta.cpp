@@ -44,11 +44,16 @@ json load(const std::string& path) {
     for (std::size_t i = 0; i < stop; ++i) {
       if (text[i] == '\n') { ++line; col = 1; } else { ++col; }
     }
-    std::string what = e.what();
-    std::size_t colon = what.find(": ", what.find("parse error"));
-    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    std::string found;
+    if (stop < text.size()) {
+      std::string_view rest(text.data() + stop, text.size() - stop);
+      rest = rest.substr(0, std::min(rest.find_first_of("\r\n"), std::size_t{20}));
+      found = "unexpected \"" + excerpt(rest, 20) + "\"";
+    } else {
+      found = "the text ends early";
+    }
     throw InputError{path + ":" + std::to_string(line) + ":" + std::to_string(col),
-                     "not valid JSON: " + excerpt(reason, 160)};
+                     "not valid JSON: " + found};
   }
 }
 

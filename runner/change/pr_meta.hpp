@@ -14,8 +14,9 @@ namespace review::change {
 /// ""), labels[].name, base.sha, head.sha, base.ref, head.ref, user.login, html_url, commits} and
 /// repository.full_name. Absent optional fields leave `meta` unchanged.
 /// Throws InputError with `where` = path for an unreadable file ("cannot read: …") or a payload
-/// without a "pull_request" object; `where` = "path:LINE:COL" for invalid JSON ("not valid JSON:
-/// …"); and `where` = path with "<field>: expected <type>, got <type>" for a field of the wrong
+/// without a "pull_request" object; `where` = "path:LINE:COL" (1-based, from nlohmann's
+/// parse_error::byte) for invalid JSON ("not valid JSON: unexpected \"…\"" showing up to 20 bytes
+/// of that line, or "not valid JSON: the text ends early"); and `where` = path with "<field>: expected <type>, got <type>" for a field of the wrong
 /// JSON type (e.g. "pull_request.number: expected a number, got a string").
 void read_event_json(const std::string& path, PrMeta& meta);
 

@@ -1,0 +1,165 @@
+#include "runner/change/git.hpp"
+
+#include "catch.hpp"
+#include "change/test_util.hpp"
+
+using namespace review::change;
+using namespace review::change::test;
+
+namespace {
+
+const ChangedFile& need(const Change& c, const std::string& path) {
+  const ChangedFile* f = c.find(path);
+  if (!f) FAIL("no changed file " << path);
+  return *f;
+}
+
+}  // namespace
+
+TEST_CASE("load_git_change: renames, deletions, binary files, edits between two commits") {
+  TempRepo repo;
+  std::string body;
+  for (int i = 1; i <= 20; ++i) body += "line " + std::to_string(i) + " of the moved file\n";
+  repo.write("old/place.py", body);
+  repo.write("gone.txt", "a\nb\n");
+  repo.write("img.bin", std::string("\0\1\2\3", 4));
+  repo.write("edit.py", "x = 1\ny = 2\nz = 3\n");
+  std::string base = repo.commit("base");
+  std::filesystem::create_directories(repo.path / "new");
+  git(repo.str(), {"mv", "old/place.py", "new/place.py"});
+  repo.write("new/place.py", body + "one more\n");
+  git(repo.str(), {"rm", "-q", "gone.txt"});
+  repo.write("img.bin", std::string("\0\1\2\4", 4));
+  repo.write("edit.py", "x = 1\ny = 20\nz = 3\nw = 4\n");
+  std::string head = repo.commit("head");
+  repo.write("edit.py", "work tree text is never read\n");  // without work_tree, ignored
+
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = base;
+  o.head = head;
+  Change c = load_git_change(o);
+  CHECK(c.pr.base_sha == base);
+  CHECK(c.pr.head_sha == head);
+  REQUIRE(c.files.size() == 4);
+
+  const ChangedFile& moved = need(c, "new/place.py");
+  CHECK(moved.status == FileStatus::Renamed);
+  CHECK(moved.old_path == "old/place.py");
+  CHECK(moved.similarity >= 90);
+  CHECK(moved.added_lines == std::set<int>{21});
+
+  const ChangedFile& gone = need(c, "gone.txt");
+  CHECK(gone.status == FileStatus::Deleted);
+  CHECK(gone.removed_lines == std::set<int>{1, 2});
+
+  const ChangedFile& bin = need(c, "img.bin");
+  CHECK(bin.binary);
+  CHECK(bin.skipped);
+
+  const ChangedFile& edit = need(c, "edit.py");
+  CHECK(edit.added_lines == std::set<int>{2, 4});
+  CHECK(edit.removed_lines == std::set<int>{2});
+
+  CHECK(c.notes == std::vector<std::string>{"img.bin: not analysed (binary file)"});
+  CHECK(c.content->head("edit.py") == std::optional<std::string>("x = 1\ny = 20\nz = 3\nw = 4\n"));
+  CHECK(c.content->base("edit.py") == std::optional<std::string>("x = 1\ny = 2\nz = 3\n"));
+  CHECK(c.content->base("old/place.py") == std::optional<std::string>(body));
+  CHECK(c.content->head("old/place.py") == std::nullopt);
+  CHECK(c.content->head("gone.txt") == std::nullopt);
+  CHECK(c.content->base("gone.txt") == std::optional<std::string>("a\nb\n"));
+  CHECK(c.content->head_files() == std::vector<std::string>{"edit.py", "img.bin", "new/place.py"});
+  auto* gc = dynamic_cast<GitContent*>(c.content.get());
+  REQUIRE(gc);
+  CHECK(gc->requests() == 6);  // one cat-file process answered all of them
+}
+
+TEST_CASE("load_git_change: work tree mode includes uncommitted and untracked files") {
+  TempRepo repo;
+  repo.write("a.py", "a = 1\n");
+  repo.write(".gitignore", "*.log\n");
+  std::string base = repo.commit("base");
+  repo.write("a.py", "a = 2\n");
+  repo.write("new/untracked.py", "u = 1\nv = 2\n");
+  repo.write("debug.log", "ignored\n");
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = "HEAD";
+  o.work_tree = true;
+  Change c = load_git_change(o);
+  REQUIRE(c.files.size() == 2);
+  CHECK(c.files[0].path == "a.py");
+  CHECK(c.files[0].added_lines == std::set<int>{1});
+  CHECK(c.files[1].path == "new/untracked.py");
+  CHECK(c.files[1].status == FileStatus::Added);
+  CHECK(c.files[1].added_lines == std::set<int>{1, 2});
+  CHECK(c.content->head("a.py") == std::optional<std::string>("a = 2\n"));
+  CHECK(c.content->base("a.py") == std::optional<std::string>("a = 1\n"));
+  CHECK(c.content->head("new/untracked.py") == std::optional<std::string>("u = 1\nv = 2\n"));
+  CHECK(c.content->head_files() == std::vector<std::string>{".gitignore", "a.py", "new/untracked.py"});
+  CHECK(c.notes == std::vector<std::string>{
+                       "head is the work tree: uncommitted changes and untracked files included"});
+  CHECK(c.pr.base_sha == base);
+}
+
+TEST_CASE("load_git_change: default base is the merge-base with main, else master") {
+  TempRepo repo;
+  repo.write("f.txt", "1\n");
+  std::string fork = repo.commit("base");
+  git(repo.str(), {"checkout", "-q", "-b", "topic"});
+  repo.write("f.txt", "1\n2\n");
+  repo.commit("topic work");
+  git(repo.str(), {"checkout", "-q", "main"});
+  repo.write("other.txt", "main moved on\n");
+  repo.commit("main work");
+
+  GitOptions o;
+  o.repo = repo.str();
+  o.head = "topic";
+  Change c = load_git_change(o);
+  CHECK(c.pr.base_sha == fork);
+  REQUIRE(c.files.size() == 1);  // main's own commit is not part of the change
+  CHECK(c.files[0].path == "f.txt");
+
+  git(repo.str(), {"branch", "-q", "-m", "main", "master"});
+  CHECK(load_git_change(o).pr.base_sha == fork);
+
+  git(repo.str(), {"branch", "-q", "-m", "master", "trunk"});
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.where == repo.str());
+    CHECK(e.message ==
+          "no base revision given, and none of origin/HEAD, main, master shares history with the "
+          "head; pass a base revision");
+  }
+}
+
+TEST_CASE("load_git_change: unknown revisions and folders that are not repositories") {
+  TempRepo repo;
+  repo.write("f.txt", "1\n");
+  repo.commit("one");
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = "HEAD";
+  o.head = "no-such-branch";
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.where == repo.str());
+    CHECK(e.message == "unknown revision \"no-such-branch\"");
+  }
+  o.head = "--output=/tmp/x";  // never taken as an option
+  CHECK_THROWS_AS(load_git_change(o), InputError);
+  TempDir plain;
+  o.repo = plain.str();
+  o.head = "HEAD";
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.message == "not a git repository");
+  }
+}
