@@ -43,6 +43,21 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// The real python3 interpreter (version managers' shims are slow to start), found once.
+inline const std::string& python3_path() {
+  static const std::string path = [] {
+    std::string out;
+    if (FILE* p = popen("python3 -c 'import sys; print(sys.executable)' 2>/dev/null", "r")) {
+      char buf[512];
+      while (fgets(buf, sizeof buf, p)) out += buf;
+      pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out.empty() ? std::string("python3") : out;
+  }();
+  return path;
+}
+
 /// The mock GitHub API server, running for the lifetime of this object.
 class MockGithub {
  public:
@@ -66,7 +81,7 @@ class MockGithub {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    int rc = posix_spawnp(&pid_, "python3", &fa, nullptr, argv.data(), environ);
+    int rc = posix_spawnp(&pid_, python3_path().c_str(), &fa, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
     close(out[1]);
     if (rc != 0) {

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2034  # checks are eval-ed strings on purpose
+# Action harness: runs the composite action's scripts (actions/obtain.sh, run.sh, gate.sh) with a
+# faked GitHub Actions environment on a temporary git repository, against the mock GitHub API
+# (tests/github/mock_github.py), and checks outputs, step summary, runner arguments and API calls.
+#
+#   tests/github/action_harness.sh                     # stub runner (tests/fixtures/github/stub-runner.sh)
+#   REVIEW_RUNNER_PATH=build/runner tests/github/action_harness.sh
+#                                                      # the real runner, when it supports the action's flags
+# Prints "N passed, M failed"; exits 1 when anything failed.
+set -uo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+mock_pid=""
+cleanup() {
+  [ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null && wait "$mock_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+passed=0 failed=0
+ok()   { passed=$((passed + 1)); }
+bad()  { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+token="ghs_HARNESS_secret_token_42"
+
+# Version managers' python3 shims are slow to start: put the real interpreter first on PATH.
+mkdir -p "$tmp/bin"
+ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3"
+export PATH="$tmp/bin:$PATH"
+
+# ---- the mock API ----
+python3 "$src/tests/github/mock_github.py" --log "$tmp/requests.jsonl" > "$tmp/port" &
+mock_pid=$!
+for _ in $(seq 100); do grep -q '^PORT ' "$tmp/port" 2>/dev/null && break; sleep 0.05; done
+port=$(awk '/^PORT /{print $2}' "$tmp/port")
+[ -n "$port" ] || { echo "FAIL: mock server did not start"; echo "0 passed, 1 failed"; exit 1; }
+
+# ---- a temporary repository with one pull request's worth of change ----
+repo="$tmp/repo"
+mkdir -p "$repo"
+git -C "$repo" init -q -b main
+git -C "$repo" config user.email harness@example.invalid
+git -C "$repo" config user.name harness
+printf 'def launch(x):\n    return x\n' > "$repo/kernel.py"
+git -C "$repo" add . && git -C "$repo" commit -qm base
+base_sha=$(git -C "$repo" rev-parse HEAD)
+git -C "$repo" checkout -qb feature
+printf 'def launch(x):\n    print("debug")\n    return x\n' > "$repo/kernel.py"
+git -C "$repo" commit -qam change
+head_sha=$(git -C "$repo" rev-parse HEAD)
+sed -e "s/@BASE@/$base_sha/" -e "s/@HEAD@/$head_sha/" "$src/tests/fixtures/github/pull_request.json" > "$tmp/event.json"
+
+# ---- which runner ----
+mode=stub
+runner="$src/tests/fixtures/github/stub-runner.sh"
+if [ -n "${REVIEW_RUNNER_PATH:-}" ] && [ -x "$REVIEW_RUNNER_PATH" ]; then
+  help=$("$REVIEW_RUNNER_PATH" --help 2>&1 || true)
+  if grep -q -- '--check-run' <<< "$help" && grep -q -- '--event' <<< "$help" && grep -q -- '--sarif' <<< "$help"; then
+    mode=real
+    runner=$REVIEW_RUNNER_PATH
+  fi
+fi
+echo "action harness: $mode runner"
+
+# read_output FILE NAME: a value from a GITHUB_OUTPUT file (NAME<<DELIM ... DELIM, or NAME=VALUE).
+read_output() {
+  local file=$1 want=$2 line name delim value found="<unset>"
+  while IFS= read -r line; do
+    if [[ "$line" == *"<<"* ]]; then
+      name=${line%%<<*} delim=${line#*<<} value=""
+      local first=1
+      while IFS= read -r line && [ "$line" != "$delim" ]; do
+        if [ $first = 1 ]; then value=$line; first=0; else value+=$'\n'$line; fi
+      done
+      [ "$name" = "$want" ] && found=$value
+    elif [ "${line%%=*}" = "$want" ]; then
+      found=${line#*=}
+    fi
+  done < "$file"
+  printf '%s\n' "$found"
+}
+
+# run_action CASE [VAR=VALUE...]: one faked workflow run; results in $tmp/CASE/.
+run_action() {
+  local name=$1; shift
+  local d="$tmp/$name"
+  mkdir -p "$d/runner_temp"
+  : > "$d/output"; : > "$d/summary"
+  (
+    export GITHUB_EVENT_PATH="$tmp/event.json" GITHUB_OUTPUT="$d/output" GITHUB_STEP_SUMMARY="$d/summary"
+    export GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=o/r GITHUB_WORKSPACE="$repo"
+    export RUNNER_TEMP="$d/runner_temp" STUB_ARGS="$d/args" ACTION_PATH="$src"
+    export INPUT_RULESET=$'atom\n  rulesets/ops.rules  \n' INPUT_FAIL_ON=block INPUT_FILTER=added
+    export INPUT_ANNOTATIONS=auto INPUT_COMMENT=true INPUT_SARIF_FILE=review.sarif INPUT_CATEGORY=""
+    export INPUT_CONFIG=.github/review.yml GITHUB_TOKEN="$token"
+    for kv in "$@"; do export "${kv?}"; done
+    cd "$repo" || exit 99
+    REVIEW_RUNNER_PATH="$runner" bash "$src/actions/obtain.sh" || exit 98
+    bin_dir=$(read_output "$GITHUB_OUTPUT" bin-dir)
+    REVIEW_BINARY="$bin_dir/runner" bash "$src/actions/run.sh"
+    echo "run.sh exit $?" > "$d/run_rc"
+    REVIEW_EXIT_CODE=$(read_output "$GITHUB_OUTPUT" exit-code) REVIEW_VERDICT=$(read_output "$GITHUB_OUTPUT" verdict) \
+      bash "$src/actions/gate.sh"
+    echo "gate.sh exit $?" > "$d/gate_rc"
+  ) > "$d/log" 2>&1
+}
+out_of() { read_output "$tmp/$1/output" "$2"; }
+
+# ---- case 1: defaults (fail-on block), check run + comment ----
+run_action default
+check "run.sh exits 0"            '[ "$(cat "$tmp/default/run_rc")" = "run.sh exit 0" ]'
+check "sarif-file output"         '[ "$(out_of default sarif-file)" = "$repo/review.sarif" ]'
+check "SARIF written"             '[ "$(out_of default sarif-written)" = true ] && [ -s "$repo/review.sarif" ]'
+check "token never printed"       '! grep -rqF "$token" "$tmp/default/log" "$tmp/default/output" "$tmp/default/summary"'
+check "check run requested"       'grep -q "\"method\": \"POST\", \"path\": \"/repos/o/r/check-runs\"" "$tmp/requests.jsonl"'
+check "token sent as Bearer"      'grep -qF "\"authorization\": \"Bearer $token\"" "$tmp/requests.jsonl"'
+if [ "$mode" = stub ]; then
+  check "verdict output"          '[ "$(out_of default verdict)" = needs-work ]'
+  check "findings output"         '[ "$(out_of default findings)" = 1 ]'
+  check "exit-code output"        '[ "$(out_of default exit-code)" = 0 ]'
+  check "gate passes"             '[ "$(cat "$tmp/default/gate_rc")" = "gate.sh exit 0" ]'
+  check "summary appended"        '[ "$(cat "$tmp/default/summary")" = "$(printf "## NEEDS WORK\n\n1 finding to look at.")" ]'
+  args=$(tr '\n' ' ' < "$tmp/default/args")
+  check "rulesets from the newline list" '[[ "$args" == "--ruleset atom --ruleset rulesets/ops.rules --event $tmp/event.json "* ]]'
+  check "repo, base, head"        '[[ "$args" == *"--repo $repo --base $base_sha --head $head_sha "* ]]'
+  check "fail-on and filter"      '[[ "$args" == *"--fail-on block --filter added --format text --sarif $repo/review.sarif "* ]]'
+  check "check run name"          '[[ "$args" == *"--check-run review-action "* ]]'
+  check "comment flag"            '[[ "$args" == *" --comment "* ]]'
+  check "no config when absent"   '[[ "$args" != *"--config"* ]]'
+  check "no workflow format"      '[[ "$args" != *"--format github"* ]]'
+else
+  v=$(out_of default verdict)
+  check "verdict output"          '[[ "$v" == lgtm || "$v" == needs-work || "$v" == block ]]'
+  check "findings output"         '[[ "$(out_of default findings)" =~ ^[0-9]+$ ]]'
+  check "exit-code 0 or 1"        '[[ "$(out_of default exit-code)" =~ ^[01]$ ]]'
+fi
+
+# ---- case 2: fail-on warn fails the gate after the outputs are set ----
+if [ "$mode" = stub ]; then
+  run_action failing INPUT_FAIL_ON=warn INPUT_CATEGORY=pr
+  check "failing: run.sh still exits 0" '[ "$(cat "$tmp/failing/run_rc")" = "run.sh exit 0" ]'
+  check "failing: exit-code 1"          '[ "$(out_of failing exit-code)" = 1 ]'
+  check "failing: gate exits 1"         '[ "$(cat "$tmp/failing/gate_rc")" = "gate.sh exit 1" ]'
+  check "failing: gate message"         'grep -qxF "::error title=review-action::verdict needs-work: findings at or above fail-on" "$tmp/failing/log"'
+  check "failing: category flag"        'grep -qx -- "--category" "$tmp/failing/args" && grep -qx "review-action (pr)" "$tmp/failing/args"'
+fi
+
+# ---- case 3: workflow annotations, no token: no API call, comment skipped ----
+if [ "$mode" = stub ]; then
+  before=$(wc -l < "$tmp/requests.jsonl")
+  run_action noauth INPUT_ANNOTATIONS=auto GITHUB_TOKEN=
+  check "noauth: workflow format"      'grep -qx "github" "$tmp/noauth/args" && ! grep -qx -- "--check-run" "$tmp/noauth/args"'
+  check "noauth: comment skipped"      'grep -qxF "review-action: comment skipped (needs a pull_request event and a token)" "$tmp/noauth/log"'
+  check "noauth: no API call"          '[ "$(wc -l < "$tmp/requests.jsonl")" = "$before" ]'
+  run_action none INPUT_ANNOTATIONS=none INPUT_COMMENT=false
+  check "none: no annotation flags"    '! grep -qx -- "--check-run" "$tmp/none/args" && ! grep -qx "github" "$tmp/none/args"'
+fi
+
+# ---- case 4: bad inputs are usage errors with a clear line ----
+run_action badinput INPUT_FAIL_ON=sometimes
+check "bad fail-on: exit 2"      '[ "$(cat "$tmp/badinput/run_rc")" = "run.sh exit 2" ]'
+check "bad fail-on: message"     'grep -qxF "::error title=review-action::fail-on must be block, warn, note or never, not '"'"'sometimes'"'"'" "$tmp/badinput/log"'
+run_action noruleset INPUT_RULESET=$'\n  \n'
+check "empty ruleset: exit 2"    '[ "$(cat "$tmp/noruleset/run_rc")" = "run.sh exit 2" ]'
+
+# ---- case 5: a config file in the repository is passed on ----
+if [ "$mode" = stub ]; then
+  mkdir -p "$repo/.github" && printf 'fail-on: warn\n' > "$repo/.github/review.yml"
+  run_action config
+  check "config passed"          'grep -qx "$repo/.github/review.yml" "$tmp/config/args"'
+  rm -rf "$repo/.github"
+fi
+
+if [ "$failed" -gt 0 ]; then
+  for f in "$tmp"/*/log; do echo "--- $f"; cat "$f"; done
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
