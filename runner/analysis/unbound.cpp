@@ -420,6 +420,7 @@ class Analyzer {
  public:
   const std::unordered_set<std::string>* outer_names_ = nullptr;
   bool every_read_ = true;
+  bool lazy_annotations_ = false;  // `from __future__ import annotations`
 
  private:
   // Expression walk: reads in evaluation order; walrus binds; and/or/ternary are conditional.
@@ -438,7 +439,7 @@ class Analyzer {
       expr(field(n, "value"), s);
       return;
     }
-    if (!std::strcmp(t, "type") || !std::strcmp(t, "string_content") || !std::strcmp(t, "comment")) return;
+    if (!std::strcmp(t, "string_content") || !std::strcmp(t, "comment")) return;
     if (!std::strcmp(t, "named_expression")) {
       expr(field(n, "value"), s);
       TSNode nm = field(n, "name");
@@ -452,19 +453,15 @@ class Analyzer {
       return;
     }
     if (!std::strcmp(t, "boolean_operator")) {
-      expr(field(n, "left"), s);
-      State other = s;
-      expr(field(n, "right"), other);
-      std::vector<Arm> arms{{s, "", ""}, {other, "", ""}};
-      Construct c = construct(n, "branch", "if");
-      s = join(arms, c);
+      auto [yes, no] = cond(n, s);
+      std::vector<Arm> arms{{std::move(yes), "", ""}, {std::move(no), "", ""}};
+      s = join(arms, construct(n, "branch", "if"));
       return;
     }
     if (!std::strcmp(t, "conditional_expression")) {
       // children: body, condition, alternative
       TSNode a = ts_node_named_child(n, 0), c = ts_node_named_child(n, 1), b = ts_node_named_child(n, 2);
-      expr(c, s);
-      State sa = s, sb = s;
+      auto [sa, sb] = cond(c, s);
       expr(a, sa);
       expr(b, sb);
       std::vector<Arm> arms{{sa, "`if`", "`" + short_text(c, src_) + "` holds"},
@@ -479,6 +476,38 @@ class Analyzer {
     }
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; ++i) expr(ts_node_named_child(n, i), s);
+  }
+
+  // Evaluates a condition; returns the states where it is true and where it is false
+  // (walrus bindings on `and`/`or` paths, constant conditions).
+  std::pair<State, State> cond(TSNode n, const State& in) {
+    State s = in;
+    if (ts_node_is_null(n) || !s.live) return {s, s};
+    int k = constant_truth(n, src_);
+    if (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+      return cond(ts_node_named_child(n, 0), s);
+    if (is(n, "not_operator")) {
+      auto [y, f] = cond(field(n, "argument"), s);
+      return {std::move(f), std::move(y)};
+    }
+    if (is(n, "boolean_operator")) {
+      TSNode op = field(n, "operator");
+      bool is_and = text_of(op, src_) == "and";
+      auto [ly, ln] = cond(field(n, "left"), s);
+      Construct c = construct(n, "branch", "if");
+      if (is_and) {
+        auto [ry, rn] = cond(field(n, "right"), ly);
+        std::vector<Arm> arms{{std::move(ln), "", ""}, {std::move(rn), "", ""}};
+        return {std::move(ry), join(arms, c)};
+      }
+      auto [ry, rn] = cond(field(n, "right"), ln);
+      std::vector<Arm> arms{{std::move(ly), "", ""}, {std::move(ry), "", ""}};
+      return {join(arms, c), std::move(rn)};
+    }
+    expr(n, s);
+    if (k == 1) return {s, State::dead()};
+    if (k == 0) return {State::dead(), s};
+    return {s, s};
   }
 
   void comprehension(TSNode n, State& s) {
@@ -529,10 +558,13 @@ class Analyzer {
     for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) shadow_targets(ts_node_named_child(t, i), out);
   }
 
+  // Defaults and annotations are evaluated where the function is defined.
   void defaults(TSNode params, State& s) {
     for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
       TSNode p = ts_node_named_child(params, i);
       if (is(p, "default_parameter") || is(p, "typed_default_parameter")) expr(field(p, "value"), s);
+      if (!lazy_annotations_ && (is(p, "typed_parameter") || is(p, "typed_default_parameter")))
+        expr(field(p, "type"), s);
     }
   }
 
@@ -583,7 +615,11 @@ class Analyzer {
     if (is(fn, "attribute")) {
       TSNode obj = field(fn, "object");
       std::string_view o = text_of(obj, src_);
-      if (o == "self" || o == "cls") return nr_methods_.count(std::string(text_of(field(fn, "attribute"), src_))) > 0;
+      std::string_view m = text_of(field(fn, "attribute"), src_);
+      if (o == "self" || o == "cls") return nr_methods_.count(std::string(m)) > 0;
+      // argparse's ArgumentParser.error/exit never return; the receiver's type is unknown
+      // here, so the receiver's name must say it is a parser.
+      if ((m == "error" || m == "exit") && o.find("parser") != std::string_view::npos) return true;
     }
     return false;
   }
@@ -638,11 +674,9 @@ class Analyzer {
       s = State::dead();
     } else if (!std::strcmp(t, "assert_statement")) {
       TSNode c = ts_node_named_child(n, 0);
-      expr(c, s);
-      if (constant_truth(c, src_) == 0) {
-        note_exception_point(s);
-        s = State::dead();
-      }
+      auto [y, f] = cond(c, s);
+      note_exception_point(f);
+      s = std::move(y);
     } else if (!std::strcmp(t, "break_statement") || !std::strcmp(t, "continue_statement")) {
       if (!loops_.empty()) {
         auto& v = t[0] == 'b' ? loops_.back()->breaks : loops_.back()->continues;
@@ -756,6 +790,7 @@ class Analyzer {
   void function_def(TSNode n, State& s) {
     TSNode ps = field(n, "parameters");
     if (!ts_node_is_null(ps)) defaults(ps, s);
+    if (!lazy_annotations_) expr(field(n, "return_type"), s);
     bind_id(field(n, "name"), s, 'd');
     nested(n, s, "function");
   }
@@ -775,17 +810,15 @@ class Analyzer {
     int elifs = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
       if (is(ts_node_named_child(n, i), "elif_clause")) ++elifs;
-    auto arm = [&](TSNode cond, TSNode body, const std::string& label) {
-      expr(cond, cur);
-      int k = constant_truth(cond, src_);
-      std::string ct = "`" + short_text(cond, src_) + "`";
-      if (k != 0) {
-        State taken = cur;
+    auto arm = [&](TSNode cn, TSNode body, const std::string& label) {
+      auto [taken, rest] = cond(cn, cur);
+      std::string ct = "`" + short_text(cn, src_) + "`";
+      if (taken.live) {
         block(body, taken);
         arms.push_back({std::move(taken), label, ct + " holds"});
       }
       conds.push_back(ct);
-      if (k == 1) cur = State::dead();
+      cur = std::move(rest);
     };
     arm(field(n, "condition"), field(n, "consequence"), "`if`");
     bool has_else = false;
@@ -817,19 +850,20 @@ class Analyzer {
     Construct c = construct(n, "loop", is_for ? "for" : "while");
     c.plural = "";
     c.inside_path = "the first iteration reaches it before the loop body binds it";
-    int k = -1;
-    TSNode cond = field(n, "condition");
+    TSNode cnd = field(n, "condition");
     if (is_for) expr(field(n, "right"), s);
-    else k = constant_truth(cond, src_);
     State head = s;
     State exit_state = State::dead();
     LoopCtx ctx;
     for (int pass = 0; pass < 6; ++pass) {
       ctx = LoopCtx{};
       State at_head = head;
-      if (!is_for) expr(cond, at_head);
       State body = at_head;
-      if (k == 0) body = State::dead();
+      if (!is_for) {
+        auto [y, f] = cond(cnd, head);
+        body = std::move(y);
+        at_head = std::move(f);
+      }
       if (is_for) bind_target(field(n, "left"), body);
       loops_.push_back(&ctx);
       loop_ranges_.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
@@ -843,7 +877,6 @@ class Analyzer {
       if (next.same(head) || pass == 5) break;
       head = std::move(next);
     }
-    if (k == 1) exit_state = State::dead();
     // `else` runs when the loop ends without `break`.
     TSNode els = field(n, "alternative");
     if (!ts_node_is_null(els)) block(field(els, "body"), exit_state);
@@ -914,7 +947,7 @@ class Analyzer {
           expr(is(cc, "as_pattern") ? ts_node_named_child(cc, 0) : cc, hs);
         }
       } else {
-        expr(v, hs);
+        expr(is(v, "as_pattern") ? ts_node_named_child(v, 0) : v, hs);
       }
       if (is(alias, "as_pattern_target")) alias = ts_node_named_child(alias, 0);
       std::string alias_name;
@@ -1227,6 +1260,12 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
   std::unordered_set<std::string> module_level;
   module_names(root, source, module_level);
 
+  bool lazy = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode c = ts_node_named_child(root, i);
+    if (is(c, "future_import_statement") && text_of(c, source).find("annotations") != std::string_view::npos)
+      lazy = true;
+  }
   std::deque<ScopeInfo> infos;
   std::vector<ScopeJob> jobs{{root, "<module>", "module", {}}};
   while (!jobs.empty()) {
@@ -1236,6 +1275,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
     Analyzer a(source, out, nr_funcs, nr_methods);
     a.outer_names_ = &module_level;
     a.every_read_ = options.every_read;
+    a.lazy_annotations_ = lazy;
     bool broken = ts_node_has_error(job.node);
     if (broken) {
       std::vector<UnboundRead> discard;
