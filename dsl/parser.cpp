@@ -577,6 +577,11 @@ ast::Template build_template(Builder& b, ExprPtr str) {
     int level = 1;
     bool in_str = false;
     for (; j < body.size(); ++j) {
+      if (!triple && body[j] == '\\' && j + 1 < body.size()) {
+        if (body[j + 1] == '"') in_str = !in_str;  // a quote of the hole, escaped in the template
+        ++j;
+        continue;
+      }
       if (in_str) {
         if (body[j] == '\\') ++j;
         else if (body[j] == '"') in_str = false;
