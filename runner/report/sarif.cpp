@@ -11,6 +11,10 @@
 #include "runner/report/fingerprint.hpp"
 #include "runner/report/json.hpp"
 
+#ifndef REVIEW_VERSION
+#define REVIEW_VERSION "0.0.0"
+#endif
+
 namespace review::report {
 
 using nlohmann::json;
@@ -209,7 +213,7 @@ json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const S
                                                std::to_string(max_results) + " results per run; the least severe went first."}}}});
 
   json driver = {{"name", "review-action"}, {"rules", jrules}};
-  if (!run.tool_version.empty()) driver["semanticVersion"] = run.tool_version;
+  driver["semanticVersion"] = run.tool_version.empty() ? std::string(REVIEW_VERSION) : run.tool_version;
   std::string info = run.information_uri.empty() ? run.repository_uri : run.information_uri;
   if (!info.empty()) driver["informationUri"] = info;
 

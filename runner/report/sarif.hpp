@@ -1,8 +1,9 @@
 // `sarif`: one SARIF 2.1.0 log with one run, written in `finish`, for GitHub code scanning
 // (docs/output-formats.md lists every field and the choices made).
 //
-// - tool.driver: name "review-action", semanticVersion, informationUri (RunInfo::information_uri,
-//   else RunInfo::repository_uri, else omitted), every rule of RunInfo::rules plus any rule that
+// - tool.driver: name "review-action", semanticVersion (RunInfo::tool_version, else the version
+//   this library was built as), informationUri (RunInfo::information_uri, else
+//   RunInfo::repository_uri, else omitted, which the validator reports as a warning), every rule of RunInfo::rules plus any rule that
 //   only a finding names: id, name, shortDescription (title), fullDescription (problem, impact
 //   and action templates, ≤ 1024 bytes), help {text, markdown} with the rule's examples,
 //   defaultConfiguration.level, properties.tags (≤ 10).
