@@ -130,8 +130,10 @@ template <> struct action<g::var_head> {
 template <> struct action<g::field_name> {
   template <typename In> static void apply(const In& in, Builder& b) {
     if (b.exprs.empty() || b.exprs.back()->kind != Expr::Kind::Var) return;
-    b.exprs.back()->path.push_back(in.string());
-    b.exprs.back()->path_spans.push_back(span_of(in, in.size()));
+    Expr& v = *b.exprs.back();
+    v.path.push_back(in.string());
+    v.path_spans.push_back(span_of(in, in.size()));
+    v.span.length = static_cast<int>(v.path_spans.back().offset + in.size() - v.span.offset);
   }
 };
 template <> struct action<g::list_open> {
