@@ -1,0 +1,125 @@
+// Evaluator semantics, table-driven: each row is a rule body evaluated over one small fact set.
+#include <chrono>
+
+#include "catch.hpp"
+#include "dsl/ruleset.hpp"
+#include "memory_facts.hpp"
+
+using namespace review::dsl;
+using testing::MemoryFacts;
+
+namespace {
+
+void fill(MemoryFacts& m) {
+  m.changed = {"a.py", "b/c.py"};
+  m.add("pr", "", 0, {{"title", "Speed up"}, {"text", "Speed up\nbody"}, {"labels", Value::List{Value("perf"), Value("ci")}}});
+  m.add("lines", "a.py", 1, {{"text", "x = gfx942"}, {"code", "x = gfx942"}, {"added", Value(true)}, {"function", "f"}});
+  m.add("lines", "a.py", 2, {{"text", "y = 1"}, {"code", "y = 1"}, {"added", Value(false)}, {"function", "f"}});
+  m.add("lines", "b/c.py", 7, {{"text", "z = gfx950"}, {"code", "z = gfx950"}, {"added", Value(true)}, {"function", ""}});
+  m.add("lines", "other.py", 3, {{"text", "gfx942"}, {"code", "gfx942"}, {"added", Value(false)}});
+  m.add("files", "a.py", 0, {{"path", "a.py"}, {"added_count", 1}});
+  m.add("files", "b/c.py", 0, {{"path", "b/c.py"}, {"added_count", 1}});
+  m.add("lines", "a.py", 1, {{"text", "old"}, {"added", Value(false)}}, /*base=*/true);
+}
+
+std::string eval_rule(const std::string& body, MemoryFacts* out_facts = nullptr) {
+  std::string text = "let pyfiles = \"**/*.py\"\nlet names = [\"y\", \"z\"]\nkind perf \"p\" when pr.title ~ /(?i)speed/\n"
+                     "rule R \"r\" {\n" + body +
+                     "\n  problem \"{p}\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  MemoryFacts local;
+  MemoryFacts& m = out_facts ? *out_facts : local;
+  fill(m);
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  std::string errs;
+  for (const auto& d : r.diagnostics) errs += format_diagnostic(d);
+  if (!r.ok()) return "LOAD " + errs;
+  auto res = evaluate(*r.program, m);
+  std::string out;
+  for (const auto& f : res.findings) out += (out.empty() ? "" : " | ") + (f.file.empty() ? "-" : f.file + ":" + std::to_string(f.line)) + " " + f.problem;
+  for (const auto& d : res.internal_diagnostics) out += " !" + d;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("evaluator: semantics table") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      // templates can name anything in scope; {p} is redefined per row through a capture or var
+      {"for l in lines(changed) where l.added and l.code ~ /(?P<p>gfx\\d+)/", "a.py:1 gfx942 | b/c.py:7 gfx950"},
+      {"for l in lines(changed) where l.code ~ /(?P<p>gfx\\d+)/\n unless exists o in lines(repo) where o.file != l.file and o.code ~ /{p}/",
+       "b/c.py:7 gfx950"},
+      {"for l in lines(\"b/**\") where l.code ~ /(?P<p>\\w+)/", "b/c.py:7 z"},
+      {"for l in lines(pyfiles) where l.file == \"other.py\" and l.code ~ /(?P<p>\\w+)/", "other.py:3 gfx942"},
+      {"for l in lines(base) where l.text ~ /(?P<p>.+)/", "a.py:1 old"},
+      {"for f in files where f.path like \"b/*\" and f.path ~ /(?P<p>.*)/", "b/c.py:0 b/c.py"},
+      {"for f in files\n for l in lines(f.path) where l.text ~ /^(?P<p>[yz])/", "a.py:0 y | b/c.py:0 z"},
+      {"for l in lines where l.code ~ /^(?P<p>\\w)/ and p in names", "a.py:2 y | b/c.py:7 z"},
+      {"when kind perf\n where pr.labels ~ /(?P<p>ci)/", "- ci"},
+      {"when not kind perf\n where pr.text ~ /(?P<p>x)/", ""},
+      {"where count(l in lines(changed) where l.added) == 2 and pr.title ~ /(?P<p>up)/", "- up"},
+      {"where count(pr.labels) >= 2 and \"ci\" in pr.labels and pr.title ~ /(?P<p>Speed)/", "- Speed"},
+      {"for l in lines where l.line > 1 and l.line <= 7 and l.text !~ /gfx/ and l.text ~ /(?P<p>.)/", "a.py:2 y"},
+      {"for l in lines where l.text ~ /(?P<p>.)/ and (l.line == 2 or l.file == \"b/c.py\")", "a.py:2 y | b/c.py:7 z"},
+      {"for l in lines where l.comment == \"c\" or l.text ~ /^(?P<p>y)/", "a.py:2 y"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    CHECK(eval_rule(r.body) == r.want);
+  }
+}
+
+TEST_CASE("evaluator: each (source, scope) is queried once") {
+  MemoryFacts m;
+  eval_rule("for l in lines(changed) where l.text ~ /(?P<p>.)/\n for k in lines(changed) where k.line == l.line\n"
+            " unless exists o in lines(changed) where o.line == 99",
+            &m);
+  CHECK(m.query_count["lines(changed)"] == 1);
+}
+
+TEST_CASE("evaluator: time budget stops one rule, others run") {
+  MemoryFacts m;
+  fill(m);
+  for (int i = 0; i < 300; ++i) m.add("lines", "a.py", 100 + i, {{"text", "t"}});
+  std::string text =
+      "rule SLOW \"s\" {\n  for a in lines where count(b in lines(changed) where count(c in lines(changed) where c.line == a.line) > 0) < 0\n"
+      "  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n"
+      "rule FAST \"f\" {\n  problem \"fast\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  EvalOptions o;
+  o.rule_budget = std::chrono::milliseconds(20);
+  auto res = evaluate(*r.program, m, o);
+  REQUIRE(res.internal_diagnostics.size() == 1);
+  CHECK(res.internal_diagnostics[0] == "rule `SLOW` stopped: it ran longer than its time budget of 20 ms; its findings are dropped");
+  REQUIRE(res.findings.size() == 1);
+  CHECK(res.findings[0].rule_id == "FAST");
+}
+
+TEST_CASE("evaluator: a failing fact source becomes an internal diagnostic") {
+  MemoryFacts m;
+  auto schema = m.schema();
+  SourceSchema ex;
+  ex.name = "explode";
+  schema.push_back(ex);
+  std::string text =
+      "rule BOOM \"b\" {\n  for e in explode(changed)\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  auto r = load_ruleset("t.rules", text, schema, nullptr, {});
+  REQUIRE(r.ok());
+  auto res = evaluate(*r.program, m);
+  CHECK(res.internal_diagnostics == std::vector<std::string>{"rule `BOOM`: explode: cannot read input"});
+}
+
+TEST_CASE("evaluator: hostile regex runs in linear time") {
+  MemoryFacts m;
+  fill(m);
+  m.add("lines", "a.py", 50, {{"text", std::string(100000, 'a') + "!"}});
+  std::string text = "rule R \"r\" {\n  for l in lines where l.text ~ /(a+)+$/\n  problem \"p\"\n  impact \"i\"\n"
+                     "  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  auto t0 = std::chrono::steady_clock::now();
+  auto res = evaluate(*r.program, m);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+  CHECK(res.findings.empty());
+}
