@@ -27,14 +27,17 @@ class Evaluator {
   EvalResult run() {
     EvalResult out;
     facts_.configure(p_.data);
-    deadline_ = Clock::time_point::max();
     for (const auto* k : p_.kinds) {
       env_.clear();
       bool hit = false;
+      deadline_ = Clock::now() + opts_.rule_budget;
       try {
         hit = k->when && eval(*k->when).truthy();
       } catch (const FactsError& e) {
         out.internal_diagnostics.push_back("kind `" + k->name + "`: " + e.message);
+      } catch (const BudgetExceeded&) {
+        out.internal_diagnostics.push_back("kind `" + k->name + "` stopped: it ran longer than its time budget of " +
+                                           std::to_string(opts_.rule_budget.count()) + " ms");
       }
       kinds_[k->name] = hit;
       if (hit) out.kinds.push_back({k->name, k->label});

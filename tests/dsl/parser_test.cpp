@@ -1,7 +1,10 @@
 #include <string>
 #include <vector>
 
+#include <tao/pegtl/contrib/analyze.hpp>
+
 #include "catch.hpp"
+#include "dsl/grammar.hpp"
 #include "dsl/parser.hpp"
 #include "dsl/template.hpp"
 
@@ -248,4 +251,9 @@ TEST_CASE("template helpers") {
   CHECK(holes[1].name == "x_1");
   CHECK(example_marker_lines("a\nreturn out  # <- D1b\nb // <- D1b, F1\nc # <- D1bx\n", "D1b") ==
         std::vector<int>{2, 3});
+}
+
+TEST_CASE("grammar: analyze<> finds no infinite loops or left recursion") {
+  CHECK(tao::pegtl::analyze<grammar::file>() == 0);
+  CHECK(tao::pegtl::analyze<grammar::expr_only>() == 0);
 }
