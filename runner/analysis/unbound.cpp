@@ -30,6 +30,35 @@ TSNode field(TSNode n, const char* name) {
 
 int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
 
+// Named children through a cursor: ts_node_named_child(n, i) walks from the first child
+// each time, which is quadratic over long blocks.
+// Cursors are reused per recursion depth (creating one allocates).
+struct CursorPool {
+  std::deque<TSTreeCursor> cursors;
+  size_t depth = 0;
+  ~CursorPool() {
+    for (auto& c : cursors) ts_tree_cursor_delete(&c);
+  }
+};
+thread_local CursorPool cursor_pool;
+
+template <class F>
+void each_named(TSNode n, F&& f) {
+  if (ts_node_child_count(n) == 0) return;
+  CursorPool& pool = cursor_pool;
+  if (pool.depth == pool.cursors.size()) pool.cursors.push_back(ts_tree_cursor_new(n));
+  else ts_tree_cursor_reset(&pool.cursors[pool.depth], n);
+  TSTreeCursor* c = &pool.cursors[pool.depth];
+  ++pool.depth;
+  if (ts_tree_cursor_goto_first_child(c)) {
+    do {
+      TSNode k = ts_tree_cursor_current_node(c);
+      if (ts_node_is_named(k)) f(k);
+    } while (ts_tree_cursor_goto_next_sibling(c));
+  }
+  --pool.depth;
+}
+
 std::string short_text(TSNode n, std::string_view src, size_t max = 60) {
   std::string out;
   bool space = false;
@@ -220,10 +249,13 @@ class Analyzer {
       }
       return;
     }
-    if (!std::strcmp(t, "function_definition") || !std::strcmp(t, "class_definition") ||
-        !std::strcmp(t, "lambda"))
-      return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) collect_declarations(ts_node_named_child(n, i));
+    // global/nonlocal are statements: only statement containers need a look
+    static const std::unordered_set<std::string_view> containers = {
+        "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement",
+        "while_statement", "try_statement", "except_clause", "except_group_clause", "finally_clause",
+        "with_statement", "match_statement", "case_clause"};
+    if (!containers.count(t)) return;
+    each_named(n, [&](TSNode k) { collect_declarations(k); });
   }
 
   // ---- state helpers ----
@@ -474,8 +506,7 @@ class Analyzer {
       comprehension(n, s);
       return;
     }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; ++i) expr(ts_node_named_child(n, i), s);
+    each_named(n, [&](TSNode k) { expr(k, s); });
   }
 
   // Evaluates a condition; returns the states where it is true and where it is false
@@ -599,12 +630,11 @@ class Analyzer {
 
   // ---- statements ----
   void block(TSNode b, State& s) {
-    uint32_t k = ts_node_named_child_count(b);
-    for (uint32_t i = 0; i < k; ++i) {
+    each_named(b, [&](TSNode k) {
       if (!s.live) return;
-      statement(ts_node_named_child(b, i), s);
+      statement(k, s);
       note_exception_point(s);
-    }
+    });
   }
 
   bool is_noreturn_call(TSNode call) {
@@ -1234,7 +1264,17 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
       continue;
     }
     TSNode body = field(f, "body");
-    if (ts_node_is_null(body) || only_not_implemented(body, source) || contains_yield(body)) continue;
+    if (ts_node_is_null(body)) continue;
+    // Only a body whose last statement can end every path abnormally is worth analysing.
+    TSNode last{};
+    each_named(body, [&](TSNode k) {
+      if (!is(k, "comment")) last = k;
+    });
+    if (ts_node_is_null(last) || is(last, "return_statement") || is(last, "pass_statement") ||
+        is(last, "function_definition") || is(last, "class_definition") || is(last, "decorated_definition") ||
+        (is(last, "expression_statement") && !is(ts_node_named_child(last, 0), "call")))
+      continue;
+    if (only_not_implemented(body, source) || contains_yield(body)) continue;
     if (ts_node_start_byte(f) > 0 && text_of(f, source).substr(0, 5) == "async") continue;
     candidates.emplace_back(f, in_class);
   }
