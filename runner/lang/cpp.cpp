@@ -121,7 +121,8 @@ class CppWalker {
     } else if (is(type, "throw_statement")) {
       region("throw", n, ctx);
     }
-    b_.mark(n, inner);
+    // A braced loop body starting on the header line: the header line is not in the loop.
+    b_.mark(n, inner, is(type, "compound_statement") && field_is(fname, "body") && is_loop(parent));
     if (!ts_tree_cursor_goto_first_child(c)) return;
     bool loop = is_loop(type);
     do {

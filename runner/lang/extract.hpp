@@ -47,7 +47,8 @@ class Builder {
   /// Records comment node `n`: blanks it and appends its text to the comment of each line.
   void comment(TSNode n);
   /// Marks the lines spanned by `n` with `ctx` (deeper nodes overwrite, so call in pre-order).
-  void mark(TSNode n, const Ctx& ctx);
+  /// `skip_first`: leave the first line alone (a `{` on a loop header line).
+  void mark(TSNode n, const Ctx& ctx, bool skip_first = false);
   const std::string& fn_name(const Ctx& ctx) const;
   int add_prefix(std::string p);
   /// Trimmed text of line `line` (1-based).

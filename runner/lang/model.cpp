@@ -112,6 +112,10 @@ void Builder::comment(TSNode n) {
     size_t nl = t.find('\n', pos);
     std::string_view part = t.substr(pos, nl == std::string_view::npos ? t.npos : nl - pos);
     if (!part.empty() && part.back() == '\r') part.remove_suffix(1);
+    if (pos > 0) {  // continuation line of a block comment: drop the indentation
+      size_t k = part.find_first_not_of(" \t");
+      part.remove_prefix(k == std::string_view::npos ? part.size() : k);
+    }
     if (row >= 0 && row < static_cast<int>(comments_.size()) && !part.empty()) {
       std::string& c = comments_[row];
       if (!c.empty()) c += ' ';
@@ -123,8 +127,8 @@ void Builder::comment(TSNode n) {
   }
 }
 
-void Builder::mark(TSNode n, const Ctx& ctx) {
-  int a = start_line(n) - 1, b = end_line(n) - 1;
+void Builder::mark(TSNode n, const Ctx& ctx, bool skip_first) {
+  int a = start_line(n) - 1 + (skip_first ? 1 : 0), b = end_line(n) - 1;
   int size = static_cast<int>(fn_.size());
   a = std::max(a, 0);
   b = std::min(b, size - 1);
@@ -219,7 +223,6 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
         detail::extract_cpp(tree.root(), b);
       b.finish();
       m->has_errors = m->has_errors || tree.has_error();
-#ifdef REVIEW_HAVE_ANALYSES
       if (opts.analyses) {
         if (m->language == Language::Python) {
           m->unbound_reads = analysis::find_unbound_reads(tree.root(), text);
@@ -228,7 +231,6 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
           m->branch_chains = analysis::find_cpp_branches(tree.root(), text);
         }
       }
-#endif
       break;
     }
     case Language::CMake: {

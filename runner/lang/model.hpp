@@ -15,11 +15,8 @@
 #include <utility>
 #include <vector>
 
-#if __has_include("runner/analysis/branches.hpp") && __has_include("runner/analysis/unbound.hpp")
 #include "runner/analysis/branches.hpp"
 #include "runner/analysis/unbound.hpp"
-#define REVIEW_HAVE_ANALYSES 1
-#endif
 
 namespace review::lang {
 
@@ -161,11 +158,9 @@ struct SourceModel {
   std::vector<CMakeCommand> cmake_commands;
   std::vector<Section> sections;
 
-#ifdef REVIEW_HAVE_ANALYSES
   /// Analyses run on the same tree (runner/analysis/).
   std::vector<analysis::UnboundRead> unbound_reads;      ///< Python only
   std::vector<analysis::BranchChain> branch_chains;      ///< Python and C/C++
-#endif
 
   /// Returns the qualified name of the function enclosing `line` (1-based), or "".
   const std::string& function_at(int line) const;

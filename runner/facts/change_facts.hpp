@@ -1,0 +1,117 @@
+// The runner's Facts implementation: answers every source of fact_schema() over one Change.
+//
+//   auto facts = std::make_shared<review::facts::ChangeFacts>(change);
+//   facts->configure(ruleset_data);                       // tiers, test globs, lets
+//   const auto& fns = facts->query("functions", Scope{Scope::Kind::Changed, {}});
+//
+// Every file is parsed at most once per side (head/base) per ChangeFacts, whatever the number of
+// sources and rules that read it; each (source, scope) result is computed once and cached. The
+// repo scope is listed lazily from ContentSource::head_files() and parsed in parallel.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/facts.hpp"
+#include "runner/change/change.hpp"
+#include "runner/facts/schema.hpp"
+#include "runner/lang/model.hpp"
+
+namespace review::facts {
+
+/// The vendored/generated trees the repo index skips by default: "**/3rdparty/**",
+/// "**/third_party/**", "**/*.pb.*".
+const std::vector<std::string>& default_skip_globs();
+
+/// Strips HTML comments ("<!-- ... -->"; an unterminated one runs to the end) from `text`.
+std::string strip_html_comments(std::string_view text);
+
+/// The built-in test-path rule (RULES.md §0.4 is_test): a directory segment is one of test,
+/// tests, op_tests, unittests, testing; or the basename matches test_*.py, *_test.py,
+/// *_test.cpp or Test*.cpp.
+bool builtin_is_test(std::string_view path);
+
+/// RULES.md §0.4 is_tooling: some directory segment is scripts, tools, examples, docs, .github,
+/// recipes, or starts with "bench".
+bool builtin_is_tooling(std::string_view path);
+
+class ChangeFacts : public dsl::Facts {
+ public:
+  struct Options {
+    int jobs = 0;                        ///< parser threads for repo-wide scopes; 0 = all cores
+    size_t max_file_bytes = 2 * 1024 * 1024;  ///< larger files are skipped with a note
+    std::vector<std::string> skip_globs = default_skip_globs();  ///< repo/glob scopes skip these
+  };
+
+  /// `change` must be non-null with a non-null content source.
+  explicit ChangeFacts(std::shared_ptr<const change::Change> change);
+  ChangeFacts(std::shared_ptr<const change::Change> change, Options options);
+
+  const std::vector<dsl::SourceSchema>& schema() const override;
+  /// Stores tiers, test globs and lets (`let sibling_suffixes = [...]` overrides the suffix list
+  /// of `siblings`). Clears cached query results (parsed files stay cached).
+  void configure(const dsl::RulesetData& data) override;
+  /// Returns the facts of `source` over `scope`, in file order then line order; cached per
+  /// (source, scope). Throws dsl::FactsError for an unknown or nested-only source name.
+  const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
+  bool is_added(std::string_view path, int line) const override;
+
+  /// Called once for each file actually parsed: (path, true for the base side). For tests and
+  /// metrics; may be called from parser threads (calls are serialised).
+  void set_parse_hook(std::function<void(const std::string& path, bool base)> hook);
+
+  /// Things the user should know (skipped files, files read from hunks only), in order.
+  std::vector<std::string> notes() const;
+
+  /// The model of one file side (parsed on first use). nullptr when the file has no text.
+  std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base);
+
+ private:
+  struct FileRef {
+    std::string path;                      ///< path on its side
+    bool base = false;
+    const change::ChangedFile* changed = nullptr;  ///< null for unchanged repo files
+  };
+
+  std::vector<FileRef> files_of(const dsl::Scope& scope);
+  const std::vector<std::string>& repo_files();
+  void prefetch(const std::vector<FileRef>& refs);
+  std::optional<std::string> read_text(const std::string& path, bool base, const change::ChangedFile* cf);
+  std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text);
+  bool added_in(const FileRef& f, int line) const;
+  bool added_range(const FileRef& f, int a, int b) const;
+
+  std::vector<dsl::FactPtr> build(const std::string& source, const dsl::Scope& scope);
+  std::vector<dsl::FactPtr> pr_facts();
+  std::vector<dsl::FactPtr> file_facts(const dsl::Scope& scope);
+  std::vector<dsl::FactPtr> line_facts(const dsl::Scope& scope, int which);  // 0 all, 1 added, 2 removed
+  const std::vector<dsl::FactPtr>& function_facts(const FileRef& f);
+  const std::vector<std::pair<dsl::FactPtr, int>>& branch_facts(const FileRef& f);
+  std::vector<dsl::FactPtr> per_file(const dsl::Scope& scope, const std::string& source);
+  std::vector<dsl::FactPtr> clone_facts(const dsl::Scope& scope);
+  std::vector<dsl::FactPtr> sibling_facts(const dsl::Scope& scope);
+  std::vector<dsl::FactPtr> section_facts(const dsl::Scope& scope);
+
+  std::shared_ptr<const change::Change> change_;
+  Options options_;
+  dsl::RulesetData data_;
+  std::vector<std::string> suffixes_;
+
+  mutable std::mutex mu_;                 // guards models_, notes_, hook calls and content reads
+  std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;  // "h:" / "b:" + path
+  std::vector<std::string> notes_;
+  std::function<void(const std::string&, bool)> hook_;
+
+  std::optional<std::vector<std::string>> repo_files_;
+  std::map<std::string, std::vector<dsl::FactPtr>> cache_;
+  std::map<std::string, std::vector<dsl::FactPtr>> fn_cache_;
+  std::map<std::string, std::vector<std::pair<dsl::FactPtr, int>>> branch_cache_;
+};
+
+}  // namespace review::facts

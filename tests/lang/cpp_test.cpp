@@ -1,0 +1,204 @@
+// C/C++/HIP front end: table-driven snippets with the exact facts they must (or must not) yield.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "runner/lang/model.hpp"
+
+using review::lang::analyze_file;
+using review::lang::SourceModel;
+
+namespace {
+// Front-end facts only: the analyses (runner/analysis) have their own tests.
+std::shared_ptr<const SourceModel> cc(const std::string& text, const char* path = "k.cpp") {
+  review::lang::AnalyzeOptions o;
+  o.analyses = false;
+  return analyze_file(path, text, o);
+}
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "|" : "") + v[i];
+  return s;
+}
+}  // namespace
+
+TEST_CASE("cpp functions: qualified names through namespaces, classes and out-of-line definitions", "[cpp]") {
+  auto m = cc(
+      "namespace ns {\n"                                   // 1
+      "struct Cls : public Base, private Other<int> {\n"   // 2
+      "  int get(int a, float b = 1.0f) const { return a; }\n"  // 3
+      "  void decl_only();\n"                              // 4
+      "};\n"                                               // 5
+      "void Cls::decl_only() {\n"                          // 6
+      "  helper(1);\n"                                     // 7
+      "}\n"                                                // 8
+      "}  // namespace ns\n"                               // 9
+      "static int* free_fn(const char* s, ...) {\n"        // 10
+      "  return nullptr;\n"                                // 11
+      "}\n"                                                // 12
+      "template <typename T> T& tmpl(T& x) { return x; }\n");  // 13
+  std::vector<std::string> q;
+  for (const auto& f : m->functions) q.push_back(f.qualified + "@" + std::to_string(f.start_line) + "-" + std::to_string(f.end_line));
+  CHECK(join(q) == "ns::Cls::get@3-3|ns::Cls::decl_only@6-8|free_fn@10-12|tmpl@13-13");
+  CHECK(m->functions[0].name == "get");
+  CHECK(m->functions[0].cls == "Cls");
+  CHECK(m->functions[1].name == "decl_only");
+  CHECK(m->functions[1].cls == "Cls");
+  REQUIRE(m->functions[0].params.size() == 2);
+  CHECK(m->functions[0].params[0].name == "a");
+  CHECK(m->functions[0].params[1].name == "b");
+  CHECK(m->functions[0].params[1].default_value == "1.0f");
+  CHECK(m->functions[0].params[1].text == "float b = 1.0f");
+  CHECK(m->functions[2].params.size() == 1);  // a C variadic "..." is not a named parameter
+  CHECK(m->functions[2].params[0].name == "s");
+  CHECK(join(m->functions[1].calls) == "helper");
+  REQUIRE(m->classes.size() == 1);
+  CHECK(m->classes[0].qualified == "ns::Cls");
+  CHECK(join(m->classes[0].bases) == "Base|Other<int>");
+  CHECK(m->function_at(7) == "ns::Cls::decl_only");
+  CHECK(m->function_at(4) == "");
+  CHECK(m->class_at(4) == "Cls");
+  CHECK_FALSE(m->has_errors);
+}
+
+TEST_CASE("cpp calls: callee text, args, loops", "[cpp]") {
+  struct Row { const char* src; const char* callee; const char* args; bool in_loop; };
+  const Row rows[] = {
+      {"void f() { hipMalloc(&p, n * sizeof(float)); }", "hipMalloc", "&p|n * sizeof(float)", false},
+      {"void f() { for (int i = 0; i < n; ++i) { at::empty({n}); } }", "at::empty", "{n}", true},
+      {"void f() { while (x) step(); }", "step", "", true},
+      {"void f() { obj->run<T>(a, \"s\"); }", "obj->run<T>", "a|\"s\"", false},
+      {"// hipMalloc(&p, n);\n", nullptr, "", false},
+      {"const char* s = \"hipMalloc(&p, n)\";\n", nullptr, "", false},
+  };
+  for (const auto& r : rows) {
+    INFO(r.src);
+    auto m = cc(r.src);
+    if (!r.callee) {
+      CHECK(m->calls.empty());
+      continue;
+    }
+    REQUIRE(m->calls.size() >= 1);
+    CHECK(m->calls[0].callee == r.callee);
+    CHECK(join(m->calls[0].args) == r.args);
+    CHECK(m->calls[0].in_loop == r.in_loop);
+    CHECK(m->calls[0].function == "f");
+  }
+}
+
+TEST_CASE("cpp code blanking: comments, strings, chars, raw strings; includes kept", "[cpp]") {
+  struct Row { const char* src; int line; const char* code; const char* comment; };
+  const Row rows[] = {
+      {"int x = 1; // tail\n", 1, "int x = 1;        ", "// tail"},
+      {"a = \"q//\" + 'c';\n", 1, "a = \"   \" + ' ';", ""},
+      {"/* one\n   two */ int y;\n", 2, "          int y;", "two */"},
+      {"auto r = R\"d(raw \" x)d\";\n", 1, "auto r = R\"d(       )d\";", ""},
+      {"#include <vector>  // std\n", 1, "#include <vector>        ", "// std"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.src);
+    auto m = cc(r.src);
+    REQUIRE(static_cast<int>(m->lines.size()) >= r.line);
+    CHECK(m->lines[r.line - 1].code == r.code);
+    CHECK(m->lines[r.line - 1].comment == r.comment);
+  }
+  auto m = cc("#include \"a/b.h\"\n#include <hip/hip_runtime.h>\n");
+  REQUIRE(m->imports.size() == 2);
+  CHECK(m->imports[0].module == "a/b.h");
+  CHECK(m->imports[1].module == "hip/hip_runtime.h");
+  CHECK(m->imports[1].line == 2);
+}
+
+TEST_CASE("cpp assignments: initialised declarations, members, assignment expressions", "[cpp]") {
+  struct Row { const char* src; const char* targets; const char* value; const char* op; };
+  const Row rows[] = {
+      {"void f() { int a = 1, b, *c = &a; }", "a|c", "1", "decl"},
+      {"struct S { int n = 4; };", "n", "4", "decl"},
+      {"void f() { x.y += 2; }", "x.y", "2", "+="},
+      {"void f() { int z; }", "", "", ""},
+      {"void f() { auto t = at::empty({n}, opts); }", "t", "at::empty({n}, opts)", "decl"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.src);
+    auto m = cc(r.src);
+    std::vector<std::string> t;
+    for (const auto& a : m->assignments) t.push_back(a.target);
+    CHECK(join(t) == r.targets);
+    if (!m->assignments.empty()) {
+      CHECK(m->assignments[0].value == r.value);
+      CHECK(m->assignments[0].op == r.op);
+    }
+  }
+}
+
+TEST_CASE("cpp branches: else-if chains are one branch; switch cases and default", "[cpp]") {
+  auto m = cc(
+      "int f(int k) {\n"            // 1
+      "  if (k == 1) {\n"           // 2
+      "    return 1;\n"             // 3
+      "  } else if (k == 2) {\n"    // 4
+      "    return 2;\n"             // 5
+      "  } else {\n"                // 6
+      "    throw 3;\n"              // 7
+      "  }\n"                       // 8
+      "  switch (k) {\n"            // 9
+      "    case A: break;\n"        // 10
+      "    case B:\n"               // 11
+      "    default: break;\n"       // 12
+      "  }\n"                       // 13
+      "  if (k) g();\n"             // 14
+      "}\n");
+  REQUIRE(m->branches.size() == 3);
+  const auto& b = m->branches[0];
+  CHECK(b.kind == "if");
+  CHECK(b.line == 2);
+  CHECK(b.end_line == 8);
+  CHECK(b.has_else);
+  REQUIRE(b.arms.size() == 3);
+  CHECK(b.arms[0].condition == "k == 1");
+  CHECK(b.arms[1].condition == "k == 2");
+  CHECK(b.arms[1].line == 4);
+  CHECK(b.arms[2].line == 6);
+  const auto& s = m->branches[1];
+  CHECK(s.kind == "switch");
+  CHECK(s.has_else);
+  REQUIRE(s.arms.size() == 3);
+  CHECK(s.arms[0].condition == "A");
+  CHECK(s.arms[1].condition == "B");
+  CHECK(s.arms[2].condition == "");
+  CHECK(s.arms[2].line == 12);
+  CHECK_FALSE(m->branches[2].has_else);
+  CHECK(m->lines[4].in_condition);
+  CHECK(m->lines[9].in_condition);
+  CHECK_FALSE(m->lines[0].in_condition);
+}
+
+TEST_CASE("cpp statements and regions", "[cpp]") {
+  auto m = cc("void f() {\n  int a = 0;\n  for (auto& x : v) {\n    a += x;\n  }\n  return;\n}\n");
+  std::vector<std::string> k;
+  for (const auto& s : m->statements) k.push_back(s.kind + "@" + std::to_string(s.line));
+  CHECK(join(k) == "function_definition@1|declaration@2|for_range_loop@3|expression_statement@4|return_statement@6");
+  CHECK(m->statements[0].text == "void f()");
+  CHECK(m->statements[2].text == "for (auto& x : v)");
+  CHECK(m->statements[3].function == "f");
+  CHECK(m->lines[3].in_loop);
+  CHECK_FALSE(m->lines[2].in_loop);
+  std::vector<std::string> r;
+  for (const auto& x : m->regions) r.push_back(x.kind + "@" + std::to_string(x.line));
+  CHECK(join(r) == "for@3|return@6");
+}
+
+TEST_CASE("cpp: HIP kernels, headers and syntax errors", "[cpp]") {
+  auto m = cc("__global__ void kern(float* out) {\n  out[threadIdx.x] = 0;\n}\n", "k.hip");
+  REQUIRE(m->functions.size() == 1);
+  CHECK(m->functions[0].name == "kern");
+  auto h = cc("#pragma once\nclass A { public: void m() { g(); } };\n", "a.h");
+  REQUIRE(h->functions.size() == 1);
+  CHECK(h->functions[0].qualified == "A::m");
+  auto bad = cc("void ok() { a(); }\nvoid broken( { \nvoid later() { b(); }\n");
+  CHECK(bad->has_errors);
+  CHECK_FALSE(bad->functions.empty());
+  CHECK(bad->functions[0].qualified == "ok");
+  std::string deep(20000, '{');
+  CHECK_NOTHROW(cc("void f() " + deep));
+}
