@@ -63,7 +63,8 @@ class SummaryReporter final : public Reporter {
     if (left > 0)
       card += "\n_" + plural(left, "more finding is", "more findings are") + " not shown here (size limit)._\n";
     card += tail;
-    if (card.size() > opt_.summary_max_bytes) card = truncate_utf8(card, opt_.summary_max_bytes - 3);
+    if (card.size() > opt_.summary_max_bytes)  // only when the cap is smaller than heading + footer
+      card = opt_.summary_max_bytes >= 3 ? truncate_utf8(card, opt_.summary_max_bytes - 3) : std::string();
     out_ << card;
   }
 

@@ -24,3 +24,12 @@ TEST_CASE("summary stays under its size cap and counts what it left out") {
   CHECK(out.find("_3 more findings were cut by limits._\n") != std::string::npos);
   CHECK(out.find("</details>\n") != std::string::npos);
 }
+
+TEST_CASE("summary with a tiny cap still ends within it") {
+  ReportOptions opt;
+  opt.summary_max_bytes = 40;
+  std::string out = render("summary", testing::fixed_findings(), testing::fixed_run(), opt);
+  CHECK(out.size() <= 40);
+  opt.summary_max_bytes = 0;
+  CHECK(render("summary", testing::fixed_findings(), testing::fixed_run(), opt).empty());
+}
