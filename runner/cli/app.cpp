@@ -1,22 +1,264 @@
 #include "runner/cli/app.hpp"
 
-#include <CLI/CLI.hpp>
-#include <iostream>
+#include <unistd.h>
 
-#include "runner/cli/embedded.hpp"
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "dsl/ruleset.hpp"
+#include "runner/cli/examples.hpp"
+#include "runner/cli/merge.hpp"
+#include "runner/cli/review.hpp"
+#include "runner/cli/rulesets.hpp"
+#include "runner/facts/schema.hpp"
+#include "runner/report/reporter.hpp"
 
 namespace review::cli {
+namespace {
+
+const char* kMainFooter = R"(Examples:
+  runner --ruleset atom                          review the work tree against the default branch
+  runner --ruleset atom --base origin/main --head HEAD
+  runner --ruleset atom --diff pr.diff --repo .  a patch (e.g. `gh pr diff 12 > pr.diff`)
+  runner --ruleset my.rules --base-dir old/ --head-dir new/
+  runner --ruleset atom --pr pr.json --format sarif=review.sarif --format text
+  runner check --strict my.rules                 load-time checks of a ruleset
+  runner test my.rules                           run the rules' examples
+  runner explain D1b                             what a rule checks and why
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
+3 input error (git, diff, event, file).)";
+
+std::optional<dsl::Severity> parse_fail_on(const std::string& s) {
+  if (s == "block") return dsl::Severity::Block;
+  if (s == "warn") return dsl::Severity::Warn;
+  if (s == "note") return dsl::Severity::Note;
+  return std::nullopt;  // never
+}
+
+int cmd_check(const std::vector<std::string>& files, bool strict, std::ostream& out, std::ostream& err) {
+  int rc = 0;
+  for (const auto& f : files) {
+    dsl::LoadOptions lo;
+    lo.strict = strict;
+    dsl::LoadResult r = load_ruleset_arg(f, lo);
+    int errors = 0, warnings = 0;
+    for (const auto& d : r.diagnostics) {
+      err << dsl::format_diagnostic(d);
+      (d.level == dsl::Diagnostic::Level::Error ? errors : warnings)++;
+    }
+    if (!r.ok()) {
+      rc = 2;
+      out << f << ": " << errors << " error(s), " << warnings << " warning(s)\n";
+    } else {
+      out << f << ": ok, " << r.program->rules().size() << " rules, " << warnings << " warning(s)\n";
+    }
+  }
+  return rc;
+}
+
+void print_rule(const dsl::RuleMeta& r, std::ostream& out) {
+  out << r.id << " — " << r.title << "\n"
+      << "  severity: " << dsl::severity_name(r.severity) << ", evidence: " << dsl::evidence_name(r.evidence) << "\n";
+  if (!r.tags.empty()) {
+    out << "  tags:";
+    for (const auto& t : r.tags) out << " " << t;
+    out << "\n";
+  }
+  out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
+  out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";
+  if (!r.help.empty()) out << "\n" << r.help << (r.help.back() == '\n' ? "" : "\n");
+  for (const auto& ex : r.examples) {
+    out << "\nexample " << (ex.todo ? "todo-" : "") << (ex.bad ? "bad" : "good") << " " << ex.language << ":\n";
+    std::istringstream in(ex.code);
+    std::string line;
+    while (std::getline(in, line)) out << "    " << line << "\n";
+  }
+}
+
+int cmd_explain(const std::string& id, std::vector<std::string> rulesets, std::ostream& out, std::ostream& err) {
+  if (rulesets.empty()) rulesets = shipped_ruleset_names();
+  std::vector<std::string> known;
+  for (const auto& rs : rulesets) {
+    dsl::LoadResult r = load_ruleset_arg(rs, {});
+    if (!r.ok()) {
+      for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
+      continue;
+    }
+    for (const auto& rule : r.program->rules()) {
+      if (rule.id == id) {
+        print_rule(rule, out);
+        return 0;
+      }
+      known.push_back(rule.id);
+    }
+  }
+  err << "runner: no rule `" << id << "` in " << (rulesets.size() == 1 ? rulesets[0] : "the rulesets searched");
+  // Suggest the closest id by a cheap case-insensitive prefix test.
+  for (const auto& k : known) {
+    if (k.size() >= 2 && id.size() >= 2 && tolower(k[0]) == tolower(id[0]) && tolower(k[1]) == tolower(id[1])) {
+      err << "; did you mean `" << k << "`?";
+      break;
+    }
+  }
+  err << "\n";
+  return 2;
+}
+
+void cmd_sources(std::ostream& out) {
+  for (const auto& s : facts::fact_schema()) {
+    if (facts::is_nested_only(s)) continue;
+    out << s.name << (s.takes_scope ? "(scope)" : "") << " — " << s.doc << "\n";
+    for (const auto& f : s.fields) {
+      std::string type(dsl::type_name(f.type));
+      if (!f.fact_source.empty()) type += "<" + f.fact_source + ">";
+      out << "    " << f.name << std::string(f.name.size() < 16 ? 16 - f.name.size() : 1, ' ') << type
+          << std::string(type.size() < 18 ? 18 - type.size() : 1, ' ') << f.doc << "\n";
+    }
+  }
+  out << "\nEvery fact also has file, line, end_line and column.\n"
+         "Scopes: changed (default), base, repo, a glob list [\"a/**\", ...], or a `let` name.\n";
+}
+
+int cmd_list(std::ostream& out, std::ostream& err) {
+  for (const auto& n : shipped_ruleset_names()) {
+    dsl::LoadResult r = load_ruleset_arg(n, {});
+    if (!r.ok()) {
+      for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
+      out << n << "  (does not load)\n";
+      continue;
+    }
+    out << n << "  " << r.program->rules().size() << " rules  " << r.program->title() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
-  CLI::App app{"review-action runner: executable review checklists for pull requests"};
+  std::ostream& out = std::cout;
+  std::ostream& err = std::cerr;
+  CLI::App app{"runner: executable review checklists for pull requests (review-action " REVIEW_VERSION ")"};
   app.set_version_flag("--version", std::string("runner ") + REVIEW_VERSION);
+  app.footer(kMainFooter);
+  app.require_subcommand(0, 1);
+
+  ReviewOptions o;
+  std::vector<std::string> formats;
+  std::string sarif, fail_on = "block";
+  app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (atom, aiter, ops) or a .rules path; repeatable");
+  auto* g_in = "Input";
+  app.add_option("--repo", o.inputs.repo, "Repository folder (default: . or $GITHUB_WORKSPACE)")->group(g_in);
+  app.add_option("--base", o.inputs.base, "Base revision (default: merge-base with origin/HEAD, main or master)")->group(g_in);
+  app.add_option("--head", o.inputs.head, "Head revision (default: HEAD)")->group(g_in);
+  app.add_flag("--work-tree", o.inputs.work_tree, "Head = the work tree, uncommitted changes included (the default with no revisions)")->group(g_in);
+  app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff`")->group(g_in);
+  app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side")->group(g_in);
+  app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side")->group(g_in);
+  app.add_option("--event", o.inputs.event, "GitHub pull_request event payload (default in Actions: $GITHUB_EVENT_PATH)")->group(g_in);
+  app.add_option("--pr", o.inputs.pr, "JSON of `gh pr view --json number,title,body,labels,baseRefOid,headRefOid`")->group(g_in);
+  app.add_option("--title", o.inputs.title, "Pull-request title")->group(g_in);
+  app.add_option("--body", o.inputs.body, "Pull-request body")->group(g_in);
+  app.add_option("--label", o.inputs.labels, "Pull-request label (repeatable)")->group(g_in);
+  app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes (default 2 MiB)")->group(g_in);
+  auto* g_out = "Output";
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary")->group(g_out);
+  app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE")->group(g_out);
+  app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
+      ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);
+  app.add_option("--filter", o.filter, "Report findings on: added lines (default), context (hunks), file (changed files), all")
+      ->check(CLI::IsMember({"added", "context", "file", "all"}))->group(g_out);
+  app.add_option("--color", o.color, "Colour: auto (a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))->group(g_out);
+  app.add_option("--category", o.category, "SARIF automationDetails.id (default review-action/<ruleset>/)")->group(g_out);
+  app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE")->group(g_out);
+  app.add_option("--write-baseline", o.write_baseline, "Write the fingerprints of this run's findings to FILE")->group(g_out);
+  app.add_option("--rule", o.only_rules, "Report only this rule id (repeatable)")->group(g_out);
+  auto* g_gh = "GitHub";
+  app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write)")->group(g_gh);
+  app.add_flag("--comment", o.comment, "Keep one verdict comment on the pull request, updated in place")->group(g_gh);
+  app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default GITHUB_TOKEN)")->group(g_gh);
+  app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: all cores)");
+  app.add_option("--rule-budget-ms", o.rule_budget_ms, "Time budget per rule in milliseconds (default 2000)");
+
+  auto* check = app.add_subcommand("check", "Check rulesets at load time: syntax, names, types, regexes, message gates");
+  std::vector<std::string> check_files;
+  bool strict = false;
+  check->add_option("files", check_files, "Ruleset files or shipped names")->required();
+  check->add_flag("--strict", strict, "Treat warnings (e.g. a rule without a bad example) as errors");
+  check->footer("Example: runner check --strict rulesets/atom.rules");
+
+  auto* test = app.add_subcommand("test", "Run every rule's examples: bad ones must fire (on `# <- ID` lines), good ones must not");
+  std::vector<std::string> test_files, test_rules;
+  bool verbose = false;
+  test->add_option("files", test_files, "Ruleset files or shipped names")->required();
+  test->add_option("--rule", test_rules, "Only this rule id (repeatable)");
+  test->add_flag("-v,--verbose", verbose, "Also list passing examples");
+  test->footer("Example: runner test rulesets/atom.rules --rule D1b -v");
+
+  auto* explain = app.add_subcommand("explain", "Show a rule: severity, problem/impact/action, help and examples");
+  std::string explain_id;
+  std::vector<std::string> explain_rs;
+  explain->add_option("id", explain_id, "Rule id, e.g. D1b")->required();
+  explain->add_option("-r,--ruleset", explain_rs, "Search these rulesets (default: every shipped one)");
+
+  auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
+  auto* list = app.add_subcommand("list", "List the shipped rulesets and their rule counts");
+
+  auto* merge = app.add_subcommand("merge", "Join SARIF files (e.g. from --shard runs) into one file of one run per tool");
+  std::vector<std::string> merge_in;
+  std::string merge_out;
+  merge->add_option("inputs", merge_in, "SARIF files")->required();
+  merge->add_option("-o,--output", merge_out, "Output file (default: stdout)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
+    int rc = app.exit(e, out, err);
     return rc == 0 ? 0 : 2;
   }
-  return 0;
+
+  try {
+    if (*check) return cmd_check(check_files, strict, out, err);
+    if (*test) return run_examples(test_files, test_rules, verbose, out, err);
+    if (*explain) return cmd_explain(explain_id, explain_rs, out, err);
+    if (*sources) {
+      cmd_sources(out);
+      return 0;
+    }
+    if (*list) return cmd_list(out, err);
+    if (*merge) return merge_sarif_files(merge_in, merge_out, out, err);
+
+    if (o.rulesets.empty()) {
+      err << "runner: no ruleset given; pass --ruleset NAME (shipped:";
+      for (const auto& n : shipped_ruleset_names()) err << " " << n;
+      err << ") or --ruleset FILE.rules\n";
+      return 2;
+    }
+    for (const auto& f : formats) {
+      auto eq = f.find('=');
+      OutputSpec s{f.substr(0, eq), eq == std::string::npos ? "" : f.substr(eq + 1)};
+      const auto& known = report::report_formats();
+      if (std::find(known.begin(), known.end(), s.format) == known.end()) {
+        err << "runner: unknown format \"" << s.format << "\"; use one of:";
+        for (const auto& k : known) err << " " << k;
+        err << "\n";
+        return 2;
+      }
+      o.outputs.push_back(s);
+    }
+    if (!sarif.empty()) {
+      if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+      o.outputs.push_back({"sarif", sarif});
+    }
+    o.fail_on = parse_fail_on(fail_on);
+    return run_review(o, environment_from_process(), out, err, ::isatty(1) != 0);
+  } catch (const std::exception& e) {
+    err << "runner: internal error: " << e.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace review::cli

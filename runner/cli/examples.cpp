@@ -1,0 +1,156 @@
+#include "runner/cli/examples.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "dsl/ruleset.hpp"
+#include "runner/change/memory.hpp"
+#include "runner/cli/rulesets.hpp"
+#include "runner/facts/change_facts.hpp"
+#include "runner/report/filter.hpp"
+#include "runner/report/suppress.hpp"
+
+namespace review::cli {
+namespace {
+
+std::string default_path(const std::string& lang) {
+  if (lang == "python") return "example.py";
+  if (lang == "cpp" || lang == "c++" || lang == "hip" || lang == "cuda") return "example.cpp";
+  if (lang == "cmake") return "CMakeLists.txt";
+  if (lang == "markdown" || lang == "md") return "README.md";
+  return "example.txt";
+}
+
+std::string trim(std::string s) {
+  size_t a = s.find_first_not_of(" \t\r");
+  size_t b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+// Reads the `# key: value` header lines at the top of an example (comment lines only).
+void read_header(const std::string& code, std::string& path, change::PrMeta& pr) {
+  std::istringstream in(code);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string t = trim(line);
+    std::string body;
+    if (t.rfind("#", 0) == 0) body = trim(t.substr(1));
+    else if (t.rfind("//", 0) == 0) body = trim(t.substr(2));
+    else if (t.rfind("<!--", 0) == 0 && t.size() >= 7 && t.compare(t.size() - 3, 3, "-->") == 0) body = trim(t.substr(4, t.size() - 7));
+    else break;
+    auto colon = body.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = trim(body.substr(0, colon)), value = trim(body.substr(colon + 1));
+    if (key == "file") path = value;
+    else if (key == "pr-title") pr.title = value;
+    else if (key == "pr-body") pr.body += (pr.body.empty() ? "" : "\n") + value;
+    else if (key == "pr-label") pr.labels.push_back(value);
+  }
+}
+
+std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
+  std::string path = default_path(ex.language);
+  change::PrMeta pr;
+  std::shared_ptr<change::Change> c;
+  if (ex.language == "pr") {
+    c = std::make_shared<change::Change>();
+    c->content = std::make_shared<change::MemoryContent>();
+    auto nl = ex.code.find('\n');
+    pr.title = trim(ex.code.substr(0, nl));
+    if (nl != std::string::npos) pr.body = ex.code.substr(nl + 1);
+  } else if (ex.language == "diff") {
+    c = std::make_shared<change::Change>(change::make_patch_change(ex.code, {}, "example"));
+    read_header(ex.code, path, pr);
+  } else {
+    read_header(ex.code, path, pr);
+    c = std::make_shared<change::Change>(change::make_snippet_change(path, ex.code));
+  }
+  pr.number = 1;
+  c->pr = pr;
+  return c;
+}
+
+std::string join(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+int run_examples(const std::vector<std::string>& rulesets, const std::vector<std::string>& only_rules, bool verbose,
+                 std::ostream& out, std::ostream& err) {
+  ExampleTotals t;
+  bool load_error = false;
+  for (const auto& file : rulesets) {
+    dsl::LoadResult r = load_ruleset_arg(file, {});
+    for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
+    if (!r.ok()) {
+      load_error = true;
+      continue;
+    }
+    for (const auto& rule : r.program->rules()) {
+      if (!only_rules.empty() && std::find(only_rules.begin(), only_rules.end(), rule.id) == only_rules.end()) continue;
+      int n = 0;
+      for (const auto& ex : rule.examples) {
+        ++n;
+        std::string kind = std::string(ex.todo ? "todo-" : "") + (ex.bad ? "bad" : "good");
+        std::string where = rule.source_file + ":" + std::to_string(ex.line);
+        std::string problem;
+        std::vector<int> lines;
+        try {
+          auto change = example_change(ex);
+          facts::ChangeFacts facts(change);
+          dsl::EvalOptions eo;
+          eo.only_rules = {rule.id};
+          dsl::EvalResult res = dsl::evaluate(*r.program, facts, eo);
+          auto findings = report::apply_filter(std::move(res.findings), report::FilterMode::Added, report::diff_query(*change));
+          report::apply_inline_suppressions(findings, [change](const std::string& p) { return change->content->head(p); });
+          for (const auto& d : res.internal_diagnostics) problem += (problem.empty() ? "" : "; ") + d;
+          int count = 0;
+          for (const auto& f : findings) {
+            if (f.rule_id != rule.id || f.suppressed) continue;
+            ++count;
+            lines.push_back(f.line);
+          }
+          std::sort(lines.begin(), lines.end());
+          lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+          if (problem.empty()) {
+            if (ex.bad) {
+              std::vector<int> marks = dsl::example_marker_lines(ex.code, rule.id);
+              if (count == 0) problem = "expected a finding, got none";
+              for (int m : marks)
+                if (problem.empty() && !std::binary_search(lines.begin(), lines.end(), m))
+                  problem = "expected a finding on line " + std::to_string(m) + ", got lines " + join(lines);
+            } else if (count > 0) {
+              problem = "expected no finding, got lines " + join(lines);
+            }
+          }
+        } catch (const change::InputError& e) {
+          problem = "the example is not a valid input: " + e.where + ": " + e.message;
+        } catch (const std::exception& e) {
+          problem = std::string("internal error: ") + e.what();
+        }
+        std::string label = rule.id + " " + kind + " " + ex.language + " #" + std::to_string(n) + " (" + where + ")";
+        if (ex.todo) {
+          ++t.skipped;
+          out << "TODO " << label << (problem.empty() ? ": now passes (the gap is closed; make it a plain example)" : ": " + problem) << "\n";
+        } else if (problem.empty()) {
+          ++t.passed;
+          if (verbose) out << "PASS " << label << "\n";
+        } else {
+          ++t.failed;
+          out << "FAIL " << label << ": " << problem << "\n";
+        }
+      }
+    }
+  }
+  out << t.passed << " passed, " << t.failed << " failed, " << t.skipped << " skipped\n";
+  if (load_error) return 2;
+  return t.failed ? 1 : 0;
+}
+
+}  // namespace review::cli

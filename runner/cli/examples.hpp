@@ -1,0 +1,30 @@
+// `runner test`: runs every rule's `example` blocks through the real fact sources.
+//
+// An example's code is the head version of one new file whose every line is added
+// (`example bad python """…"""`), or a unified diff applied to empty files (`example bad diff`).
+// Leading comment lines of the form `# file: PATH` (or `// file: PATH`) set the file's path
+// (default: example.py, example.cpp, CMakeLists.txt, README.md, example.txt by language), and
+// `# pr-title: …`, `# pr-body: …`, `# pr-label: …` set the pull request's metadata. The
+// pseudo-language `pr` takes the pull request itself: first line = title, the rest = body.
+// A `bad` example passes when its rule fires, on every line marked `# <- ID` / `// <- ID` when
+// markers are present; a `good` example passes when its rule stays silent; `todo-bad` and
+// `todo-good` are known gaps: their outcome is shown but never fails.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace review::cli {
+
+struct ExampleTotals {
+  int passed = 0, failed = 0, skipped = 0;
+};
+
+/// Loads each ruleset file (strictly when `strict`), runs its examples, prints one line per
+/// example and a closing "N passed, M failed, K skipped" line to `out`; diagnostics to `err`.
+/// Returns 0 when every example passed, 1 when any failed, 2 when a ruleset did not load.
+int run_examples(const std::vector<std::string>& rulesets, const std::vector<std::string>& only_rules, bool verbose,
+                 std::ostream& out, std::ostream& err);
+
+}  // namespace review::cli

@@ -1,0 +1,81 @@
+#include "runner/cli/inputs.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "runner/change/diff_file.hpp"
+#include "runner/change/folders.hpp"
+#include "runner/change/git.hpp"
+#include "runner/change/pr_meta.hpp"
+
+namespace review::cli {
+
+std::string Environment::get(const std::string& name) const {
+  auto it = vars.find(name);
+  return it == vars.end() ? std::string() : it->second;
+}
+
+Environment environment_from_process() {
+  Environment env;
+  for (const char* name : {"GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_WORKSPACE", "GITHUB_REPOSITORY",
+                           "GITHUB_API_URL", "GITHUB_SERVER_URL", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN",
+                           "NO_COLOR", "GITHUB_SHA"}) {
+    if (const char* v = std::getenv(name)) env.vars[name] = v;
+  }
+  return env;
+}
+
+change::Change load_change(const InputOptions& opts, const Environment& env) {
+  const bool in_actions = env.get("GITHUB_ACTIONS") == "true";
+  change::PrMeta meta;
+  std::string event = opts.event;
+  if (event.empty() && in_actions) event = env.get("GITHUB_EVENT_PATH");
+  if (!event.empty()) change::read_event_json(event, meta);
+  if (!opts.pr.empty()) change::read_gh_pr_json(opts.pr, meta);
+
+  const bool folders = !opts.base_dir.empty() || !opts.head_dir.empty();
+  if (folders && (opts.base_dir.empty() || opts.head_dir.empty()))
+    throw std::invalid_argument("--base-dir and --head-dir go together");
+  if (folders && !opts.diff.empty()) throw std::invalid_argument("--diff cannot be combined with --base-dir/--head-dir");
+
+  change::Change c;
+  if (folders) {
+    c = change::load_folder_change(opts.base_dir, opts.head_dir);
+  } else if (!opts.diff.empty()) {
+    std::optional<std::string> repo;
+    if (!opts.repo.empty()) repo = opts.repo;
+    c = change::load_diff_change(opts.diff, repo, opts.head.empty() ? "HEAD" : opts.head);
+  } else {
+    change::GitOptions g;
+    g.repo = !opts.repo.empty() ? opts.repo : (in_actions && !env.get("GITHUB_WORKSPACE").empty() ? env.get("GITHUB_WORKSPACE") : ".");
+    g.base = opts.base;
+    g.head = opts.head;
+    if (g.base.empty() && !meta.base_sha.empty() && (in_actions || !opts.event.empty())) g.base = meta.base_sha;
+    if (g.head.empty() && !meta.head_sha.empty() && (in_actions || !opts.event.empty())) g.head = meta.head_sha;
+    g.work_tree = opts.work_tree || (g.base.empty() && g.head.empty() && !in_actions);
+    g.max_file_bytes = opts.max_file_bytes;
+    c = change::load_git_change(g);
+  }
+
+  // Metadata read from files overrides what the loader derived (shas stay if files lack them).
+  auto keep = [](std::string& into, const std::string& v) { if (!v.empty()) into = v; };
+  keep(c.pr.title, meta.title);
+  keep(c.pr.body, meta.body);
+  keep(c.pr.author, meta.author);
+  keep(c.pr.url, meta.url);
+  keep(c.pr.base_ref, meta.base_ref);
+  keep(c.pr.head_ref, meta.head_ref);
+  keep(c.pr.base_sha, meta.base_sha);
+  keep(c.pr.head_sha, meta.head_sha);
+  keep(c.pr.repository, meta.repository);
+  if (meta.number) c.pr.number = meta.number;
+  if (meta.commits) c.pr.commits = meta.commits;
+  if (!meta.labels.empty()) c.pr.labels = meta.labels;
+  if (c.pr.repository.empty()) c.pr.repository = env.get("GITHUB_REPOSITORY");
+  if (opts.title) c.pr.title = *opts.title;
+  if (opts.body) c.pr.body = *opts.body;
+  for (const auto& l : opts.labels) c.pr.labels.push_back(l);
+  return c;
+}
+
+}  // namespace review::cli

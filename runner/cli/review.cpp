@@ -1,0 +1,244 @@
+#include "runner/cli/review.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#include "dsl/ruleset.hpp"
+#include "runner/cli/rulesets.hpp"
+#include "runner/facts/change_facts.hpp"
+#include "runner/github/check_run.hpp"
+#include "runner/github/comment.hpp"
+#include "runner/report/filter.hpp"
+#include "runner/report/reporter.hpp"
+#include "runner/report/suppress.hpp"
+
+namespace review::cli {
+namespace fs = std::filesystem;
+
+bool write_file_atomically(const std::string& path, const std::string& data, std::string& error) {
+  fs::path p(path);
+  fs::path tmp = p;
+  tmp += ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      error = "cannot write " + tmp.string();
+      return false;
+    }
+    f << data;
+    f.flush();
+    if (!f) {
+      error = "cannot write " + tmp.string();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    error = "cannot move " + tmp.string() + " to " + path + ": " + ec.message();
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string repository_uri(const change::PrMeta& pr, const Environment& env) {
+  if (pr.repository.empty()) return {};
+  std::string server = env.get("GITHUB_SERVER_URL");
+  if (server.empty()) server = "https://github.com";
+  return server + "/" + pr.repository;
+}
+
+bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
+  return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
+}
+
+}  // namespace
+
+int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
+               bool stdout_is_tty) {
+  // 1. Rulesets.
+  std::vector<std::shared_ptr<const dsl::Program>> programs;
+  bool ruleset_error = false;
+  for (const auto& name : opts.rulesets) {
+    dsl::LoadResult r = load_ruleset_arg(name, {});
+    for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
+    if (!r.ok()) ruleset_error = true;
+    else programs.push_back(r.program);
+  }
+  if (ruleset_error) return 2;
+
+  auto filter = report::parse_filter_mode(opts.filter);
+  if (!filter) {
+    err << "runner: --filter must be one of added, context, file, all (got \"" << opts.filter << "\")\n";
+    return 2;
+  }
+
+  // 2. The change.
+  std::shared_ptr<change::Change> change;
+  try {
+    change = std::make_shared<change::Change>(load_change(opts.inputs, env));
+  } catch (const change::InputError& e) {
+    err << e.where << ": " << e.message << "\n";
+    return 3;
+  } catch (const std::invalid_argument& e) {
+    err << "runner: " << e.what() << "\n";
+    return 2;
+  }
+  for (const auto& n : change->notes) err << "note: " << n << "\n";
+
+  // 3. Evaluate every ruleset over one set of facts (each file parsed once).
+  facts::ChangeFacts::Options fopts;
+  fopts.jobs = opts.jobs;
+  fopts.max_file_bytes = opts.inputs.max_file_bytes;
+  facts::ChangeFacts facts(change, fopts);
+  report::RunInfo run;
+  run.tool_version = REVIEW_VERSION;
+  run.information_uri = "https://github.com/rocm/review-action";
+  run.category = opts.category;
+  run.pr = change->pr;
+  run.head_sha = change->pr.head_sha;
+  run.repository_uri = repository_uri(change->pr, env);
+  run.filter = opts.filter;
+  std::vector<dsl::Finding> findings;
+  std::set<std::string> seen_kinds;
+  for (const auto& p : programs) {
+    run.rulesets.push_back(p->name());
+    for (const auto& r : p->rules()) run.rules.push_back(r);
+    dsl::EvalOptions eo;
+    eo.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
+    eo.only_rules = opts.only_rules;
+    dsl::EvalResult res = dsl::evaluate(*p, facts, eo);
+    for (auto& f : res.findings) findings.push_back(std::move(f));
+    for (const auto& k : res.kinds)
+      if (seen_kinds.insert(k.name).second) run.kinds.emplace_back(k.name, k.label);
+    for (const auto& d : res.internal_diagnostics) {
+      run.diagnostics.push_back(d);
+      err << "internal: " << d << "\n";
+    }
+  }
+  for (const auto& n : facts.notes()) run.notes.push_back(n);
+  for (const auto& n : change->notes) run.notes.push_back(n);
+
+  // 4. Post-process: filter to the diff, suppressions, baseline, order.
+  report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
+  findings = report::apply_filter(std::move(findings), *filter, report::diff_query(*change));
+  for (const auto& w : report::apply_inline_suppressions(findings, source)) err << "warning: " << w << "\n";
+  if (!opts.baseline.empty()) {
+    std::ifstream in(opts.baseline);
+    if (!in) {
+      err << opts.baseline << ": cannot read the baseline file\n";
+      return 3;
+    }
+    try {
+      auto base = report::read_baseline(in, opts.baseline);
+      report::apply_baseline(findings, base, source);
+    } catch (const change::InputError& e) {
+      err << e.where << ": " << e.message << "\n";
+      return 3;
+    }
+  }
+  findings = report::sort_and_dedup(std::move(findings));
+
+  int exit_code = 0;
+  for (const auto& f : findings)
+    if (!f.suppressed && at_or_above(f.severity, opts.fail_on)) exit_code = 1;
+  run.exit_code = exit_code;
+
+  if (!opts.write_baseline.empty()) {
+    std::ostringstream s;
+    report::write_baseline(s, findings, source);
+    std::string e;
+    if (!write_file_atomically(opts.write_baseline, s.str(), e)) err << "runner: " << e << "\n";
+  }
+
+  // 5. Outputs. Each file output renders into memory and is written atomically.
+  std::vector<OutputSpec> outputs = opts.outputs;
+  if (outputs.empty()) outputs.push_back({"text", ""});
+  bool color = opts.color == "always" || (opts.color == "auto" && stdout_is_tty && env.get("NO_COLOR").empty());
+  report::ReportOptions ropts;
+  ropts.source = source;
+  std::string title;
+  for (const auto& p : programs) title += (title.empty() ? "" : " + ") + (p->title().empty() ? p->name() : p->title());
+  ropts.summary_title = title;
+  for (const auto& o : outputs) {
+    bool to_stdout = o.path.empty() || o.path == "-";
+    ropts.color = to_stdout && color && o.format == "text";
+    std::ostringstream buf;
+    try {
+      auto rep = report::make_reporter(o.format, buf, ropts);
+      rep->begin(run);
+      for (const auto& f : findings) rep->add(f);
+      rep->finish(run);
+    } catch (const std::exception& e) {
+      err << "runner: the " << o.format << " output failed: " << e.what() << "\n";
+      continue;
+    }
+    if (to_stdout) {
+      out << buf.str();
+    } else {
+      std::string e;
+      if (!write_file_atomically(o.path, buf.str(), e)) err << "runner: " << e << "\n";
+    }
+  }
+
+  // 6. GitHub: check run and sticky comment. Network failures warn; they never change the exit code.
+  if (!opts.check_run.empty() || opts.comment) {
+    std::string token = env.get(opts.token_env);
+    std::string repo = change->pr.repository;
+    if (token.empty() || repo.empty()) {
+      err << "warning: GitHub output skipped: " << (token.empty() ? "$" + opts.token_env + " is empty" : "the repository (owner/name) is unknown") << "\n";
+    } else {
+      github::ClientOptions co;
+      if (!env.get("GITHUB_API_URL").empty()) co.api_url = env.get("GITHUB_API_URL");
+      co.token = token;
+      co.version = REVIEW_VERSION;
+      co.log = [&err](std::string_view line) { err << line << "\n"; };
+      github::Client client(co);
+      std::ostringstream card;
+      {
+        auto rep = report::make_reporter("summary", card, ropts);
+        rep->begin(run);
+        for (const auto& f : findings) rep->add(f);
+        rep->finish(run);
+      }
+      if (!opts.check_run.empty()) {
+        auto r = github::publish_check_run(client, repo, change->pr.head_sha, opts.check_run, findings, card.str(), "",
+                                           opts.fail_on);
+        if (r.outcome == github::CheckRunOutcome::NoPermission) {
+          err << "warning: the token cannot write check runs; falling back to workflow annotations\n";
+          auto rep = report::make_reporter("github", out, ropts);
+          rep->begin(run);
+          for (const auto& f : findings) rep->add(f);
+          rep->finish(run);
+        } else if (r.outcome == github::CheckRunOutcome::Failed) {
+          err << "warning: check run not published: " << r.message << "\n";
+        }
+      }
+      if (opts.comment) {
+        if (change->pr.number == 0) {
+          err << "warning: no pull-request number known; the sticky comment was skipped\n";
+        } else {
+          std::string name = run.rulesets.empty() ? "review" : run.rulesets.front();
+          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card.str());
+          if (r.outcome == github::CommentOutcome::NoPermission || r.outcome == github::CommentOutcome::Failed)
+            err << "warning: the verdict comment was not written: " << r.message << "\n";
+        }
+      }
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace review::cli

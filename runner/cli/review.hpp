@@ -1,0 +1,51 @@
+// The main command: load rulesets, build the change, evaluate, post-process findings (filter,
+// suppressions, baseline, sort), write every requested output, optionally publish to GitHub, and
+// compute the exit code. Every step that can fail reports and continues where it can: a failing
+// reporter or an unreachable API never loses the other outputs.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/finding.hpp"
+#include "runner/cli/inputs.hpp"
+
+namespace review::cli {
+
+/// One requested output: a format name and a file ("" or "-" = standard output).
+struct OutputSpec {
+  std::string format;
+  std::string path;
+};
+
+struct ReviewOptions {
+  std::vector<std::string> rulesets;        ///< --ruleset (names or paths), at least one
+  InputOptions inputs;
+  std::vector<OutputSpec> outputs;          ///< --format FMT[=FILE]; empty = text on stdout
+  std::optional<dsl::Severity> fail_on = dsl::Severity::Block;  ///< nullopt = never
+  std::string filter = "added";             ///< added|context|file|all
+  std::string color = "auto";               ///< auto|always|never
+  std::string category;                     ///< SARIF automationDetails.id override
+  std::string baseline, write_baseline;     ///< fingerprint files
+  std::string check_run;                    ///< check-run name ("" = none)
+  bool comment = false;                     ///< sticky PR comment
+  std::string token_env = "GITHUB_TOKEN";   ///< variable holding the API token
+  int jobs = 0;                             ///< parser threads (0 = cores)
+  int rule_budget_ms = 2000;
+  std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
+};
+
+/// Runs a review and returns the exit code: 0 nothing at or above fail_on, 1 findings at or
+/// above it, 2 usage or ruleset error, 3 input error. Messages go to `err`; stdout outputs to
+/// `out`. `env` supplies GitHub Actions variables and the token. `stdout_is_tty` decides colour
+/// in "auto" mode. Never throws.
+int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
+               bool stdout_is_tty);
+
+/// Writes `data` to `path` atomically (a temporary file in the same folder, then rename).
+/// Returns false and sets `error` on failure.
+bool write_file_atomically(const std::string& path, const std::string& data, std::string& error);
+
+}  // namespace review::cli
