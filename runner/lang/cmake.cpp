@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <type_traits>
 
 #include <tao/pegtl.hpp>
 #include <tao/pegtl/contrib/raw_string.hpp>
@@ -23,6 +24,9 @@ struct State {
   CMakeCommand cmd;
   int paren_depth = 0;  // nesting inside the current command's argument list
   int if_depth = 0;
+  // Where the constructs that can be left unterminated began (errors point at the opening).
+  pegtl::position open_bracket{pegtl::internal::iterator(), "CMake"};
+  pegtl::position open_quote = open_bracket, open_args = open_bracket;
 };
 
 // ---- grammar (cmake-language(7)) ----
@@ -83,7 +87,22 @@ template <> inline constexpr const char* kError<pegtl::eof> = "expected a comman
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
   template <typename In, typename... St>
+  static void start(const In&, St&&...) {}
+  template <typename In, typename... St>
   [[noreturn]] static void raise(const In& in, St&&...) {
+    throw pegtl::parse_error(kError<Rule>, in);
+  }
+  template <typename In>
+  static void start(const In& in, State& s) {
+    if constexpr (std::is_same_v<Rule, bracket_body>) s.open_bracket = in.position();
+    if constexpr (std::is_same_v<Rule, quoted_argument>) s.open_quote = in.position();
+    if constexpr (std::is_same_v<Rule, arguments>) s.open_args = in.position();
+  }
+  template <typename In>
+  [[noreturn]] static void raise(const In& in, State& s) {
+    if constexpr (std::is_same_v<Rule, bracket_body>) throw pegtl::parse_error(kError<Rule>, s.open_bracket);
+    if constexpr (std::is_same_v<Rule, quoted_argument>) throw pegtl::parse_error(kError<Rule>, s.open_quote);
+    if constexpr (std::is_same_v<Rule, arguments>) throw pegtl::parse_error(kError<Rule>, s.open_args);
     throw pegtl::parse_error(kError<Rule>, in);
   }
 };
