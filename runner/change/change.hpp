@@ -74,7 +74,8 @@ class ContentSource {
   virtual ~ContentSource() = default;
   /// Returns the head text of `path`, or nullopt when it does not exist at head (or is unknown).
   virtual std::optional<std::string> head(const std::string& path) = 0;
-  /// Returns the base text of `path`, or nullopt.
+  /// Returns the base text of `path`, or nullopt. `path` is the base-side path
+  /// (ChangedFile::old_path for renamed and copied files).
   virtual std::optional<std::string> base(const std::string& path) = 0;
   /// Returns every file path at head (for `repo` scope), sorted. May be empty when unknown.
   virtual std::vector<std::string> head_files() = 0;

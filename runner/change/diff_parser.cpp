@@ -257,7 +257,7 @@ class Parser {
         std::from_chars(v.data(), v.data() + v.size(), pct);
         if (starts_with(line, "similarity")) f.similarity = pct;
       } else if (starts_with(line, "rename from ") || starts_with(line, "rename old ")) {
-        old_path = value(line, "rename from ");  // "rename old " has the same length
+        old_path = value(line, starts_with(line, "rename from ") ? "rename from " : "rename old ");
         renamed = true;
       } else if (starts_with(line, "rename to ") || starts_with(line, "rename new ")) {
         new_path = value(line, starts_with(line, "rename to ") ? "rename to " : "rename new ");

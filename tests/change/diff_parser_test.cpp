@@ -42,6 +42,7 @@ TEST_CASE("parse_unified_diff: one fixture per diff shape") {
   const std::vector<Row> rows = {
       {"modified.diff", {{"pkg/mod.py", "pkg/mod.py", S::Modified, {2, 3}, {2}, 1}}},
       {"rename_only.diff", {{"new/name.py", "old/name.py", S::Renamed, {}, {}, 0, 100}}},
+      {"rename_old_git.diff", {{"after.c", "before.c", S::Renamed, {}, {}, 0, 95}}},
       {"rename_with_edit.diff", {{"lib/b.py", "lib/a.py", S::Renamed, {3}, {3}, 1, 87}}},
       {"copy.diff", {{"conf/extra.yaml", "conf/base.yaml", S::Copied, {3}, {}, 1, 90}}},
       {"no_newline_at_eof.diff", {{"eol.txt", "eol.txt", S::Modified, {1, 2}, {1}, 1}}},
