@@ -39,8 +39,9 @@ Change make_snippet_change(const std::string& path, std::string_view text);
 
 /// Parses `diff_text` (a unified diff, see parse_unified_diff; `name` names it in errors) and
 /// applies every file to its base text from `base_files` (an absent file counts as empty), giving
-/// the head texts. Content: base = `base_files` (minus files the diff adds), head = the results
-/// (minus deleted files) plus the untouched `base_files`.
+/// the head texts. Content: base = `base_files` (minus files the diff adds; a deleted file absent
+/// from `base_files` gets the text its hunks remove), head = the results (minus deleted files and
+/// rename sources) plus the untouched `base_files`. Binary and skipped files get no texts.
 /// Throws InputError from the parser, or {name + ": " + path, ...} when a hunk does not apply
 /// (see apply_patch).
 Change make_patch_change(std::string_view diff_text,
