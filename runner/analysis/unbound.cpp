@@ -538,7 +538,21 @@ class Analyzer {
     expr(n, s);
     if (k == 1) return {s, State::dead()};
     if (k == 0) return {State::dead(), s};
-    return {s, s};
+    // Narrowing (as Pyright does): where `x` or `isinstance(x, T)` holds, x is bound
+    // (Pyright does not narrow the unbound part away for `x is not None`).
+    TSNode narrowed{};
+    if (is(n, "identifier")) {
+      narrowed = n;
+    } else if (is(n, "call") && text_of(field(n, "function"), src_) == "isinstance") {
+      TSNode a0 = ts_node_named_child(field(n, "arguments"), 0);
+      if (is(a0, "identifier")) narrowed = a0;
+    }
+    State yes = s;
+    if (!ts_node_is_null(narrowed) && yes.live) {
+      const size_t* ip = find_index(text_of(narrowed, src_));
+      if (ip && yes.get(*ip) == kMaybe) yes.set(*ip, kBound, -1);
+    }
+    return {std::move(yes), s};
   }
 
   void comprehension(TSNode n, State& s) {
@@ -760,12 +774,14 @@ class Analyzer {
       targets.push_back(field(cur, "left"));
       TSNode r = field(cur, "right");
       if (ts_node_is_null(r)) {
-        // annotation only (`x: int`): nothing is bound
+        // annotation only (`x: int`): nothing is bound; the annotation is evaluated
+        if (!lazy_annotations_) expr(field(cur, "type"), s);
         return;
       }
       cur = r;
     }
     expr(cur, s);
+    if (!lazy_annotations_) expr(field(a, "type"), s);
     for (TSNode t : targets) bind_target(t, s);
   }
 
