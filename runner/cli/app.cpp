@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dsl/ruleset.hpp"
+#include "runner/cli/config.hpp"
 #include "runner/cli/examples.hpp"
 #include "runner/cli/merge.hpp"
 #include "runner/cli/review.hpp"
@@ -148,6 +149,8 @@ int run(int argc, char** argv) {
   ReviewOptions o;
   std::vector<std::string> formats;
   std::string sarif, fail_on = "block";
+  std::string config;
+  app.add_option("--config", config, "Review configuration (.github/review.yml): rulesets, fail-on, filter, baseline, exclude, severity");
   app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (atom, aiter, ops) or a .rules path; repeatable");
   auto* g_in = "Input";
   app.add_option("--repo", o.inputs.repo, "Repository folder (default: . or $GITHUB_WORKSPACE)")->group(g_in);
@@ -166,9 +169,9 @@ int run(int argc, char** argv) {
   auto* g_out = "Output";
   app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE")->group(g_out);
-  app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
+  auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
       ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);
-  app.add_option("--filter", o.filter, "Report findings on: added lines (default), context (hunks), file (changed files), all")
+  auto* filter_opt = app.add_option("--filter", o.filter, "Report findings on: added lines (default), context (hunks), file (changed files), all")
       ->check(CLI::IsMember({"added", "context", "file", "all"}))->group(g_out);
   app.add_option("--color", o.color, "Colour: auto (a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g_out);
@@ -231,6 +234,20 @@ int run(int argc, char** argv) {
     if (*list) return cmd_list(out, err);
     if (*merge) return merge_sarif_files(merge_in, merge_out, out, err);
 
+    if (!config.empty()) {
+      try {
+        ReviewConfig c = load_review_config(config);
+        if (o.rulesets.empty()) o.rulesets = c.rulesets;
+        if (c.fail_on && fail_on_opt->count() == 0) fail_on = *c.fail_on;
+        if (c.filter && filter_opt->count() == 0) o.filter = *c.filter;
+        if (c.baseline && o.baseline.empty()) o.baseline = *c.baseline;
+        o.exclude = c.exclude;
+        o.severity_overrides = c.severity;
+      } catch (const ConfigError& e) {
+        err << e.message << "\n";
+        return 3;
+      }
+    }
     if (o.rulesets.empty()) {
       err << "runner: no ruleset given; pass --ruleset NAME (shipped:";
       for (const auto& n : shipped_ruleset_names()) err << " " << n;

@@ -131,7 +131,24 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   for (const auto& n : facts.notes()) run.notes.push_back(n);
   for (const auto& n : change->notes) run.notes.push_back(n);
 
-  // 4. Post-process: filter to the diff, suppressions, baseline, order.
+  // 4. Post-process: configuration (excludes, severity overrides), filter to the diff,
+  //    suppressions, baseline, order.
+  if (!opts.exclude.empty() || !opts.severity_overrides.empty()) {
+    std::vector<dsl::Finding> kept;
+    for (auto& f : findings) {
+      bool excluded = false;
+      for (const auto& g : opts.exclude)
+        if (!f.file.empty() && dsl::glob_match(g, f.file)) excluded = true;
+      if (auto it = opts.severity_overrides.find(f.rule_id); it != opts.severity_overrides.end()) {
+        if (it->second == "off") excluded = true;
+        else if (it->second == "block") f.severity = dsl::Severity::Block;
+        else if (it->second == "warn") f.severity = dsl::Severity::Warn;
+        else f.severity = dsl::Severity::Note;
+      }
+      if (!excluded) kept.push_back(std::move(f));
+    }
+    findings = std::move(kept);
+  }
   report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
   findings = report::apply_filter(std::move(findings), *filter, report::diff_query(*change));
   for (const auto& w : report::apply_inline_suppressions(findings, source)) err << "warning: " << w << "\n";

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct ReviewOptions {
   int jobs = 0;                             ///< parser threads (0 = cores)
   int rule_budget_ms = 2000;
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
+  std::vector<std::string> exclude;         ///< globs: findings in these paths are dropped (config)
+  std::map<std::string, std::string> severity_overrides;  ///< rule id -> block|warn|note|off (config)
 };
 
 /// Runs a review and returns the exit code: 0 nothing at or above fail_on, 1 findings at or
