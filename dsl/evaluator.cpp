@@ -389,6 +389,10 @@ class Evaluator {
     }
     for (const auto& b : env_)
       if (b.capture) f.witness[std::string(b.name)] = b.value.to_text();
+    if (at && !r.fors.empty()) {
+      f.witness[r.fors[0].var + ".file"] = at->file;
+      f.witness[r.fors[0].var + ".line"] = std::to_string(at->line);
+    }
     f.problem = render(r.problem, &f.witness);
     f.impact = render(r.impact, nullptr);
     f.action = render(r.action, nullptr);

@@ -107,8 +107,8 @@ struct EvalResult {
 /// the kinds, then each rule in order. Facts::query is called at most once per (source, scope)
 /// per call. Finding location = the fact bound by the rule's first `for` (none: PR-level);
 /// Finding::tier = the lowest tier whose glob matches the file; Finding::snippet = that fact's
-/// `text` field; Finding::witness = the regex captures in scope plus the value of every hole of
-/// `problem`, keyed by the hole as written. Does not throw (FactsError becomes a diagnostic).
+/// `text` field; Finding::witness = the regex captures in scope, `<var>.file`/`<var>.line` of
+/// the first `for`'s fact, and the value of every hole of `problem`, keyed by the hole as written. Does not throw (FactsError becomes a diagnostic).
 EvalResult evaluate(const Program& program, Facts& facts, const EvalOptions& opts = {});
 
 /// For `runner test`: lines (1-based, within the example code) carrying a `# <- ID` or
