@@ -1,0 +1,194 @@
+#include "catch.hpp"
+#include "parse_helpers.hpp"
+#include "runner/analysis/unbound.hpp"
+
+#include <string>
+#include <vector>
+
+using review::analysis::find_unbound_reads;
+using review::analysis::UnboundOptions;
+
+namespace {
+
+// "name line:col cause" for every finding
+std::vector<std::string> run(const std::string& src, bool every_read = true) {
+  Parsed p(src, tree_sitter_python());
+  UnboundOptions o;
+  o.every_read = every_read;
+  std::vector<std::string> out;
+  for (auto& u : find_unbound_reads(p.root(), p.source, o))
+    out.push_back(u.name + " " + std::to_string(u.read_line) + ":" + std::to_string(u.read_column) + " " + u.cause);
+  return out;
+}
+
+struct Case {
+  const char* what;
+  const char* src;
+  std::vector<std::string> expected;
+};
+
+}  // namespace
+
+TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]") {
+  const std::vector<Case> cases = {
+      // if / elif / else
+      {"if-elif without else fires",
+       "def f(mode):\n    if mode == 'a':\n        n = 1\n    elif mode == 'b':\n        n = 2\n    return n\n",
+       {"n 6:12 branch"}},
+      {"default before the chain is silent",
+       "def f(mode):\n    n = 0\n    if mode == 'a':\n        n = 1\n    return n\n", {}},
+      {"else that assigns is silent",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        n = 2\n    return n\n", {}},
+      {"else that does not assign fires",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        pass\n    return n\n", {"n 6:12 branch"}},
+      {"read only inside the assigning branch is silent",
+       "def f(m):\n    if m:\n        n = 1\n        print(n)\n", {}},
+      // path ends
+      {"raise on the other path is silent",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        raise ValueError(m)\n    return n\n", {}},
+      {"return on the other path is silent",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        return None\n    return n\n", {}},
+      {"assert False is silent",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        assert False, 'no'\n    return n\n", {}},
+      {"assert_never is silent",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        assert_never(m)\n    return n\n", {}},
+      {"sys.exit is silent",
+       "import sys\ndef f(m):\n    if m:\n        n = 1\n    else:\n        sys.exit(2)\n    return n\n", {}},
+      {"os._exit is silent",
+       "import os\ndef f(m):\n    if m:\n        n = 1\n    else:\n        os._exit(2)\n    return n\n", {}},
+      {"same-file NoReturn function is silent",
+       "from typing import NoReturn\ndef die(m) -> NoReturn:\n    raise SystemExit(m)\n"
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        die(m)\n    return n\n",
+       {}},
+      {"same-file function that always raises is silent",
+       "def die(m):\n    raise SystemExit(m)\ndef f(m):\n    if m:\n        n = 1\n    else:\n        die(m)\n    return n\n",
+       {}},
+      {"raise NotImplementedError body does not count as NoReturn",
+       "def todo(m):\n    raise NotImplementedError\ndef f(m):\n    if m:\n        n = 1\n    else:\n        todo(m)\n    return n\n",
+       {"n 8:12 branch"}},
+      // loops
+      {"for body may run zero times",
+       "def f(xs):\n    for x in xs:\n        last = x\n    return last\n", {"last 4:12 loop"}},
+      {"for target read after the loop fires",
+       "def f(xs):\n    for x in xs:\n        pass\n    return x\n", {"x 4:12 loop"}},
+      {"for-else that binds is silent",
+       "def f(xs):\n    for x in xs:\n        if x:\n            hit = x\n            break\n    else:\n        hit = None\n    return hit\n",
+       {}},
+      {"for-else that raises, bound before break, is silent",
+       "def f(xs):\n    for x in xs:\n        if x:\n            hit = x\n            break\n    else:\n        raise KeyError\n    return hit\n",
+       {}},
+      {"continue before the binding makes it loop-carried",
+       "def f(xs):\n    for x in xs:\n        if x:\n            prev = x\n            continue\n        print(prev)\n",
+       {"prev 6:15 loop"}},
+      {"while True only exits through break",
+       "def f():\n    while True:\n        v = g()\n        if v:\n            break\n    return v\n", {}},
+      {"while cond may run zero times",
+       "def f(c):\n    while c():\n        v = 1\n    return v\n", {"v 4:12 loop"}},
+      // try
+      {"try with a handler that does not bind fires",
+       "def f():\n    try:\n        import foo\n    except ImportError:\n        pass\n    return foo\n",
+       {"foo 6:12 try"}},
+      {"try where every handler binds is silent",
+       "def f():\n    try:\n        import foo\n    except ImportError:\n        foo = None\n    return foo\n", {}},
+      {"handler that re-raises is silent",
+       "def f():\n    try:\n        v = g()\n    except KeyError:\n        raise\n    return v\n", {}},
+      {"try-else binds only when the body completes",
+       "def f():\n    try:\n        g()\n    except KeyError:\n        return 1\n    else:\n        v = 2\n    return v\n", {}},
+      {"finally sees the exceptional entry",
+       "def f():\n    try:\n        ok = False\n        g()\n        ok = True\n    finally:\n        print(ok)\n",
+       {"ok 7:15 try"}},
+      {"except-as name is unbound after its handler",
+       "def f():\n    try:\n        g()\n    except ValueError as e:\n        pass\n    else:\n        e = None\n    return e\n",
+       {"e 8:12 del"}},
+      // match
+      {"match without a wildcard fires",
+       "def f(m):\n    match m:\n        case 'a':\n            v = 1\n        case 'b':\n            v = 2\n    return v\n",
+       {"v 7:12 match"}},
+      {"match with case _ is exhaustive",
+       "def f(m):\n    match m:\n        case 'a':\n            v = 1\n        case _:\n            v = 2\n    return v\n", {}},
+      {"match capture binds",
+       "def f(m):\n    match m:\n        case [x, y]:\n            s = x + y\n        case other:\n            s = other\n    return s\n", {}},
+      // del, with, global, walrus, comprehensions, augmented assignment
+      {"del on one path fires",
+       "def f(c):\n    v = 1\n    if c:\n        del v\n    return v\n", {"v 5:12 del"}},
+      {"with binds its target",
+       "def f(p):\n    with open(p) as fh:\n        data = fh.read()\n    return data, fh\n", {}},
+      {"with suppress may leave the body early",
+       "from contextlib import suppress\ndef f():\n    with suppress(KeyError):\n        v = g()\n    return v\n",
+       {"v 5:12 with"}},
+      {"global names are skipped",
+       "def f(c):\n    global G\n    if c:\n        G = 1\n    return G\n", {}},
+      {"nonlocal names are skipped",
+       "def f():\n    n = 0\n    def g(c):\n        nonlocal n\n        if c:\n            n = 1\n        return n\n    return g\n", {}},
+      {"walrus in an if condition binds in that branch",
+       "def f(d):\n    if (m := d.get('k')) and m.x:\n        return m\n", {}},
+      {"walrus after `or` may not run",
+       "def f(a, d):\n    if a or (m := d.get('k')):\n        return m\n", {"m 3:16 branch"}},
+      {"comprehension targets are their own scope",
+       "def f(xs):\n    ys = [x for x in xs if x]\n    return ys\n", {}},
+      {"augmented assignment reads first",
+       "def f(c):\n    if c:\n        total = 0\n    total += 1\n    return total\n", {"total 4:5 branch"}},
+      {"a name never bound locally is a global read",
+       "def f(c):\n    if c:\n        pass\n    return undefined_global\n", {}},
+      {"parameters are bound",
+       "def f(a, *args, b=1, **kw):\n    return a, args, b, kw\n", {}},
+      {"nested def name is bound only where defined",
+       "def f(c):\n    if c:\n        def g():\n            return 1\n    return g()\n", {"g 5:12 branch"}},
+      {"every read is reported by default",
+       "def f(c):\n    if c:\n        v = 1\n    print(v)\n    print(v)\n", {"v 4:11 branch", "v 5:11 branch"}},
+      {"module scope is analysed",
+       "try:\n    import numpy as np\nexcept ImportError:\n    pass\nx = np.zeros(3)\n", {"np 5:5 try"}},
+      {"module import read from a function after a partial import",
+       "try:\n    import numpy as np\nexcept ImportError:\n    pass\ndef f():\n    return np.zeros(3)\n",
+       {"np 6:12 try"}},
+      {"module variable read from a function is not narrowed",
+       "import os\nif os.environ.get('X'):\n    LIMIT = 3\ndef f():\n    return LIMIT\n", {}},
+      {"constant-true condition always runs",
+       "def f():\n    if True:\n        v = 1\n    return v\n", {}},
+      {"isinstance narrowing binds in the positive branch",
+       "def f(c):\n    if c:\n        v = g()\n    if isinstance(v, int):\n        return v\n",
+       {"v 4:19 branch"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(run(c.src) == c.expected);
+  }
+}
+
+TEST_CASE("unbound: first read only when asked", "[unbound]") {
+  const char* src = "def f(c):\n    if c:\n        v = 1\n    print(v)\n    print(v)\n";
+  CHECK(run(src, false) == std::vector<std::string>{"v 4:11 branch"});
+}
+
+TEST_CASE("unbound: descriptive fields", "[unbound]") {
+  std::string src =
+      "def f(mode, shape):\n    if mode == \"greedy\":\n        noise = None\n    elif mode == \"sample\":\n"
+      "        noise = draw(shape)\n    return sampler(noise)\n";
+  Parsed p(src, tree_sitter_python());
+  auto r = find_unbound_reads(p.root(), p.source);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].branch_line == 2);
+  CHECK(r[0].branch_kind == "if");
+  CHECK(r[0].bound_in == "the `if` and `elif` arms");
+  CHECK(r[0].unbound_path == "neither `mode == \"greedy\"` nor `mode == \"sample\"` holds");
+  CHECK(r[0].function == "f");
+  CHECK(r[0].scope_kind == "function");
+
+  std::string loop = "class C:\n    def m(self, xs):\n        for x in xs:\n            last = x\n        return last\n";
+  Parsed q(loop, tree_sitter_python());
+  auto l = find_unbound_reads(q.root(), q.source);
+  REQUIRE(l.size() == 1);
+  CHECK(l[0].function == "C.m");
+  CHECK(l[0].bound_in == "the loop body");
+  CHECK(l[0].unbound_path == "the loop body runs zero times");
+  CHECK(l[0].branch_kind == "for");
+}
+
+TEST_CASE("unbound: hostile input never crashes", "[unbound]") {
+  for (const char* src : {"", "def", "if x:\n  y =\n", "def f(:\n  return x\n", "\xff\xfe\x00garbage", "match:\n case"}) {
+    Parsed p(src, tree_sitter_python());
+    CHECK_NOTHROW(find_unbound_reads(p.root(), p.source));
+  }
+  TSNode null_node{};
+  CHECK(find_unbound_reads(null_node, "").empty());
+}
