@@ -1,0 +1,463 @@
+// ChangeFacts over hand-built changes: exact facts, fields, scopes, caching and parse counts.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "runner/change/memory.hpp"
+#include "runner/facts/change_facts.hpp"
+#include "runner/lang/model.hpp"
+
+using review::change::Change;
+using review::change::ChangedFile;
+using review::change::DiffLine;
+using review::change::FileStatus;
+using review::change::Hunk;
+using review::change::LineKind;
+using review::change::MemoryContent;
+using review::dsl::FactPtr;
+using review::dsl::Scope;
+using review::dsl::Value;
+using review::facts::ChangeFacts;
+
+namespace {
+
+const Scope kChanged{Scope::Kind::Changed, {}};
+const Scope kBase{Scope::Kind::Base, {}};
+const Scope kRepo{Scope::Kind::Repo, {}};
+
+// Builds a Change from base/head texts: one hunk per file covering the whole file, lines
+// matched by a longest-common-subsequence diff (fine for test-sized texts).
+struct ChangeBuilder {
+  std::shared_ptr<MemoryContent> content = std::make_shared<MemoryContent>();
+  Change change;
+
+  ChangeBuilder& file(const std::string& path, const std::string& base, const std::string& head,
+                      FileStatus status = FileStatus::Modified) {
+    if (status != FileStatus::Deleted) content->head_texts_[path] = head;
+    if (status != FileStatus::Added) content->base_texts_[path] = base;
+    auto b = review::lang::split_lines(base), h = review::lang::split_lines(head);
+    std::vector<std::vector<int>> lcs(b.size() + 1, std::vector<int>(h.size() + 1, 0));
+    for (size_t i = b.size(); i-- > 0;)
+      for (size_t j = h.size(); j-- > 0;)
+        lcs[i][j] = b[i] == h[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    ChangedFile f;
+    f.path = path;
+    f.old_path = path;
+    f.status = status;
+    Hunk hk;
+    hk.old_start = b.empty() ? 0 : 1;
+    hk.new_start = h.empty() ? 0 : 1;
+    hk.old_count = static_cast<int>(b.size());
+    hk.new_count = static_cast<int>(h.size());
+    size_t i = 0, j = 0;
+    while (i < b.size() || j < h.size()) {
+      if (i < b.size() && j < h.size() && b[i] == h[j]) {
+        hk.lines.push_back({LineKind::Context, static_cast<int>(++i), static_cast<int>(++j), b[i - 1]});
+      } else if (i < b.size() && (j == h.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        hk.lines.push_back({LineKind::Removed, static_cast<int>(++i), 0, b[i - 1]});
+        f.removed_lines.insert(static_cast<int>(i));
+        ++f.removed_count;
+      } else {
+        hk.lines.push_back({LineKind::Added, 0, static_cast<int>(++j), h[j - 1]});
+        f.added_lines.insert(static_cast<int>(j));
+        ++f.added_count;
+      }
+    }
+    f.hunks.push_back(std::move(hk));
+    change.files.push_back(std::move(f));
+    return *this;
+  }
+  ChangeBuilder& added(const std::string& path, const std::string& head) {
+    return file(path, "", head, FileStatus::Added);
+  }
+  ChangeBuilder& unchanged(const std::string& path, const std::string& text) {
+    content->head_texts_[path] = text;
+    content->base_texts_[path] = text;
+    return *this;
+  }
+  std::shared_ptr<ChangeFacts> facts(ChangeFacts::Options o = {}) {
+    change.content = content;
+    return std::make_shared<ChangeFacts>(std::make_shared<const Change>(change), std::move(o));
+  }
+};
+
+std::string s(const FactPtr& f, const char* field) { return f->get(field).to_text(); }
+std::string s(const Value& v, const char* field) { return v.as_fact()->get(field).to_text(); }
+
+// "file:line field=value ..." for each fact, joined by newlines.
+std::string dump(const std::vector<FactPtr>& facts, std::vector<const char*> fields) {
+  std::string out;
+  for (const auto& f : facts) {
+    out += f->file + ":" + std::to_string(f->line);
+    for (const char* x : fields) out += std::string(" ") + x + "=" + f->get(x).to_text();
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("schema lists every source with documented fields", "[facts]") {
+  const auto& schema = review::facts::fact_schema();
+  std::string names;
+  for (const auto& src : schema) {
+    names += src.name + " ";
+    INFO(src.name);
+    CHECK(!src.doc.empty());
+    for (const auto& f : src.fields) {
+      INFO(f.name);
+      CHECK(!f.doc.empty());
+      if (f.type == review::dsl::Type::Fact) CHECK(!f.fact_source.empty());
+    }
+  }
+  CHECK(names ==
+        "pr files lines added_lines removed_lines functions calls assignments statements branches "
+        "dispatch_cases unbound_reads clones siblings symbols cmake_commands sections location construct ");
+  auto facts = ChangeBuilder().facts();
+  CHECK(&facts->schema() == &schema);
+  CHECK(schema[0].takes_scope == false);
+  REQUIRE(schema[1].field("tier"));
+  CHECK(schema[1].field("tier")->type == review::dsl::Type::Int);
+}
+
+TEST_CASE("unknown and nested-only sources throw FactsError", "[facts]") {
+  auto facts = ChangeBuilder().facts();
+  struct Row { const char* source; const char* message; };
+  const Row rows[] = {
+      {"line", "unknown fact source 'line'"},
+      {"location", "'location' records only appear inside other facts and cannot be queried"},
+  };
+  for (const auto& r : rows) {
+    try {
+      facts->query(r.source, kChanged);
+      FAIL("no error");
+    } catch (const review::dsl::FactsError& e) {
+      CHECK(e.message == r.message);
+    }
+  }
+}
+
+TEST_CASE("pr fact: text strips HTML comments", "[facts]") {
+  ChangeBuilder b;
+  b.change.pr.number = 42;
+  b.change.pr.title = "Fuse kernels";
+  b.change.pr.body = "Why<!-- template hint -->\n## Test Plan\n<!-- fill in";
+  b.change.pr.labels = {"perf", "ci"};
+  b.change.pr.commits = 3;
+  b.change.pr.base_ref = "main";
+  auto facts = b.facts();
+  const auto& pr = facts->query("pr", kChanged);
+  REQUIRE(pr.size() == 1);
+  CHECK(s(pr[0], "number") == "42");
+  CHECK(s(pr[0], "text") == "Fuse kernels\n\nWhy\n## Test Plan\n");
+  CHECK(s(pr[0], "body") == "Why<!-- template hint -->\n## Test Plan\n<!-- fill in");
+  CHECK(s(pr[0], "labels") == "perf, ci");
+  CHECK(pr[0]->get("labels").as_list().size() == 2);
+  CHECK(s(pr[0], "base") == "main");
+  CHECK(s(pr[0], "commits") == "3");
+}
+
+TEST_CASE("files: status, tier (first glob wins), test/tooling predicates, repo skip list", "[facts]") {
+  ChangeBuilder b;
+  b.file("atom/config.py", "a = 1\n", "a = 2\n");
+  b.added("tests/test_x.py", "def test_a():\n    pass\n");
+  b.added("scripts/run.sh", "echo\n");
+  b.unchanged("atom/other.py", "x = 1\n");
+  b.unchanged("third_party/lib/a.c", "int a;\n");
+  b.unchanged("proto/m.pb.cc", "int b;\n");
+  auto facts = b.facts();
+  review::dsl::RulesetData d;
+  d.tiers = {{1, "core", "atom/config.py", "all models", "wrong config"}, {2, "rest", "atom/**", "some", "x"}};
+  d.test_globs = {"**/check_*.py"};
+  facts->configure(d);
+  CHECK(dump(facts->query("files", kChanged), {"status", "language", "tier", "blast", "is_test", "is_tooling", "added_count", "removed_count"}) ==
+        "atom/config.py:0 status=modified language=python tier=1 blast=all models is_test=false is_tooling=false added_count=1 removed_count=1\n"
+        "tests/test_x.py:0 status=added language=python tier=0 blast= is_test=true is_tooling=false added_count=2 removed_count=0\n"
+        "scripts/run.sh:0 status=added language=text tier=0 blast= is_test=false is_tooling=true added_count=1 removed_count=0\n");
+  CHECK(dump(facts->query("files", kRepo), {"status", "tier"}) ==
+        "atom/config.py:0 status=modified tier=1\n"
+        "atom/other.py:0 status=unchanged tier=2\n"
+        "scripts/run.sh:0 status=added tier=0\n"
+        "tests/test_x.py:0 status=added tier=0\n");
+  CHECK(facts->notes() == std::vector<std::string>{"repository index: skipped 2 vendored or generated files"});
+  CHECK(dump(facts->query("files", Scope{Scope::Kind::Globs, {"atom/*.py"}}), {"path"}) ==
+        "atom/config.py:0 path=atom/config.py\natom/other.py:0 path=atom/other.py\n");
+}
+
+TEST_CASE("is_test and is_tooling built-in predicates", "[facts]") {
+  struct Row { const char* path; bool test, tooling; };
+  const Row rows[] = {
+      {"op_tests/test_gemm.py", true, false}, {"a/tests/x.py", true, false},
+      {"a/test_b.py", true, false},           {"a/b_test.py", true, false},
+      {"src/x_test.cpp", true, false},        {"src/TestFoo.cpp", true, false},
+      {"src/contest.py", false, false},       {"tests", false, false},
+      {"bench_x/run.py", false, true},        {"a/scripts/x.py", false, true},
+      {".github/workflows/ci.yml", false, true}, {"docs/a.md", false, true},
+      {"atom/tools.py", false, false},
+  };
+  for (const auto& r : rows) {
+    INFO(r.path);
+    CHECK(review::facts::builtin_is_test(r.path) == r.test);
+    CHECK(review::facts::builtin_is_tooling(r.path) == r.tooling);
+  }
+}
+
+TEST_CASE("lines, added_lines, removed_lines", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py",
+         "def f(x):\n    y = 1  # old\n    return y\n",
+         "def f(x):\n    y = 2  # new\n    for i in x:\n        g(i)\n    return y\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("lines", kChanged), {"kind", "added", "function", "in_loop"}) ==
+        "m.py:1 kind=context added=false function=f in_loop=false\n"
+        "m.py:2 kind=added added=true function=f in_loop=false\n"
+        "m.py:3 kind=added added=true function=f in_loop=false\n"
+        "m.py:4 kind=added added=true function=f in_loop=true\n"
+        "m.py:5 kind=context added=false function=f in_loop=false\n");
+  const auto& added = facts->query("added_lines", kChanged);
+  CHECK(dump(added, {"text", "code", "comment"}) ==
+        "m.py:2 text=    y = 2  # new code=    y = 2        comment=# new\n"
+        "m.py:3 text=    for i in x: code=    for i in x: comment=\n"
+        "m.py:4 text=        g(i) code=        g(i) comment=\n");
+  CHECK(dump(facts->query("removed_lines", kChanged), {"kind", "added", "text", "code", "function"}) ==
+        "m.py:2 kind=removed added=false text=    y = 1  # old code=    y = 1        function=f\n");
+  CHECK(dump(facts->query("lines", kBase), {"kind"}) ==
+        "m.py:1 kind=context\nm.py:2 kind=removed\nm.py:3 kind=context\n");
+  CHECK(facts->is_added("m.py", 2));
+  CHECK_FALSE(facts->is_added("m.py", 1));
+  CHECK_FALSE(facts->is_added("other.py", 2));
+}
+
+TEST_CASE("deleted files: removed lines only, no head facts", "[facts]") {
+  ChangeBuilder b;
+  b.file("gone.py", "assert x\n", "", FileStatus::Deleted);
+  auto facts = b.facts();
+  CHECK(facts->query("lines", kChanged).empty());
+  CHECK(dump(facts->query("removed_lines", kChanged), {"text"}) == "gone.py:1 text=assert x\n");
+  CHECK(dump(facts->query("files", kChanged), {"status"}) == "gone.py:0 status=deleted\n");
+}
+
+TEST_CASE("functions: changed by added or removed lines, added def line", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py",
+         "def a():\n    return 1\n\ndef b():\n    x = 1\n    return x\n\ndef c():\n    pass\n",
+         "def a():\n    return 1\n\ndef b():\n    return x\n\ndef c():\n    pass\n\n@dec\ndef d(p, q=3):\n    c()\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("functions", kChanged), {"name", "changed", "added", "start", "end", "params", "defaults", "decorators", "calls", "text"}) ==
+        "m.py:1 name=a changed=false added=false start=1 end=2 params= defaults= decorators= calls= text=def a():\n"
+        "m.py:4 name=b changed=true added=false start=4 end=5 params= defaults= decorators= calls= text=def b():\n"
+        "m.py:7 name=c changed=false added=false start=7 end=8 params= defaults= decorators= calls= text=def c():\n"
+        "m.py:11 name=d changed=true added=true start=11 end=12 params=p, q defaults=q=3 decorators=dec calls=c text=def d(p, q=3):\n");
+}
+
+TEST_CASE("calls, assignments, statements carry added flags and enclosing function", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py", "def f(n):\n    return n\n",
+         "def f(n):\n    w = torch.empty(n, dtype=bf16)\n    self.w_shuffled, k = s(w)\n    return n\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("calls", kChanged), {"callee", "args", "kwargs", "kwarg_names", "function", "added", "text"}) ==
+        "m.py:2 callee=torch.empty args=n kwargs=dtype=bf16 kwarg_names=dtype function=f added=true text=torch.empty(n, dtype=bf16)\n"
+        "m.py:3 callee=s args=w kwargs= kwarg_names= function=f added=true text=s(w)\n");
+  CHECK(facts->query("calls", kChanged)[0]->column == 9);
+  CHECK(dump(facts->query("assignments", kChanged), {"target", "value", "function", "added"}) ==
+        "m.py:2 target=w value=torch.empty(n, dtype=bf16) function=f added=true\n"
+        "m.py:3 target=self.w_shuffled value=s(w) function=f added=true\n"
+        "m.py:3 target=k value=s(w) function=f added=true\n");
+  CHECK(dump(facts->query("statements", kChanged), {"kind", "added", "function"}) ==
+        "m.py:1 kind=function_definition added=false function=\n"
+        "m.py:2 kind=expression_statement added=true function=f\n"
+        "m.py:3 kind=expression_statement added=true function=f\n"
+        "m.py:4 kind=return_statement added=false function=f\n");
+  // base scope: base line numbers, never added
+  CHECK(dump(facts->query("statements", kBase), {"kind", "added"}) ==
+        "m.py:1 kind=function_definition added=false\nm.py:2 kind=return_statement added=false\n");
+}
+
+TEST_CASE("branches and dispatch_cases come from the dispatch analysis", "[facts]") {
+  ChangeBuilder b;
+  b.added("d.py",
+          "def pick(dtype):\n"
+          "    if dtype == 'fp8':\n"
+          "        return 1\n"
+          "    elif dtype in ('bf16', 'fp16'):\n"
+          "        return 2\n"
+          "    else:\n"
+          "        raise ValueError(dtype)\n");
+  auto facts = b.facts();
+  const auto& br = facts->query("branches", kChanged);
+  CHECK(dump(br, {"kind", "arms", "has_else", "else_raises", "subject", "function", "added", "end_line"}) ==
+        "d.py:2 kind=if arms=3 has_else=true else_raises=true subject=dtype function=pick added=true end_line=7\n");
+  REQUIRE(br.size() == 1);
+  CHECK(br[0]->get("conditions").as_list().size() == 3);
+  const auto& dc = facts->query("dispatch_cases", kChanged);
+  CHECK(dump(dc, {"subject", "value", "function", "added"}) ==
+        "d.py:2 subject=dtype value=\"fp8\" function=pick added=true\n"
+        "d.py:4 subject=dtype value=\"bf16\" function=pick added=true\n"
+        "d.py:4 subject=dtype value=\"fp16\" function=pick added=true\n");
+  REQUIRE(!dc.empty());
+  CHECK(dc[0]->get("dispatch").as_fact() == br[0]);
+}
+
+TEST_CASE("unbound_reads: nested read and branch facts", "[facts]") {
+  ChangeBuilder b;
+  b.added("u.py", "def pick(flag):\n    if flag:\n        out = 1\n    return out\n");
+  auto facts = b.facts();
+  const auto& u = facts->query("unbound_reads", kChanged);
+  REQUIRE(u.size() == 1);
+  CHECK(s(u[0], "name") == "out");
+  CHECK(u[0]->line == 4);
+  CHECK(s(u[0], "function") == "pick");
+  CHECK(s(u[0], "cause") == "branch");
+  CHECK(s(u[0], "scope_kind") == "function");
+  CHECK(s(u[0]->get("read"), "line") == "4");
+  CHECK(s(u[0]->get("read"), "column") == "12");
+  CHECK(s(u[0]->get("read"), "added") == "true");
+  CHECK(s(u[0]->get("read"), "text") == "return out");
+  CHECK(s(u[0]->get("branch"), "line") == "2");
+  CHECK(s(u[0]->get("branch"), "kind") == "if");
+  CHECK(!s(u[0], "bound_in").empty());
+  CHECK(!s(u[0], "unbound_path").empty());
+  ChangeBuilder ok;
+  ok.added("u.py", "def pick(flag):\n    out = 0\n    if flag:\n        out = 1\n    return out\n");
+  CHECK(ok.facts()->query("unbound_reads", kChanged).empty());
+}
+
+TEST_CASE("clones: similar added blocks in two different files", "[facts]") {
+  const std::string block =
+      "def load(self, path):\n"
+      "    data = read_file(path)\n"
+      "    parts = data.split(',')\n"
+      "    total = 0\n"
+      "    for p in parts:\n"
+      "        total += int(p)\n"
+      "    return total\n";
+  std::string renamed = block;
+  for (auto [from, to] : {std::pair{"data", "blob"}, std::pair{"parts", "items"}})
+    for (size_t p; (p = renamed.find(from)) != std::string::npos;) renamed.replace(p, std::string(from).size(), to);
+  ChangeBuilder b;
+  b.added("a.py", block);
+  b.added("b.py", "import os\n\n" + renamed);
+  b.added("c.py", "x = 1\ny = 2\nz = 3\nw = 4\nv = 5\n");
+  auto facts = b.facts();
+  const auto& c = facts->query("clones", kChanged);
+  REQUIRE(c.size() == 1);
+  CHECK(s(c[0]->get("a"), "file") == "a.py");
+  CHECK(s(c[0]->get("b"), "file") == "b.py");
+  CHECK(c[0]->get("similarity").as_int() >= 80);
+  CHECK(c[0]->get("lines").as_int() >= 5);
+  ChangeBuilder one;
+  one.added("a.py", block + "\n" + block);
+  CHECK(one.facts()->query("clones", kChanged).empty());  // same file: not a clone pair
+}
+
+TEST_CASE("siblings: unchanged name variants of a changed function; suffix list from a let", "[facts]") {
+  const std::string base =
+      "def gather_rows(x):\n    return x\n\ndef gather_rows_opt(x):\n    return x\n\ndef gather_rows_custom(x):\n    return x\n";
+  const std::string head =
+      "def gather_rows(x):\n    return x + 1\n\ndef gather_rows_opt(x):\n    return x\n\ndef gather_rows_custom(x):\n    return x\n";
+  ChangeBuilder b;
+  b.file("k.py", base, head);
+  auto facts = b.facts();
+  const auto& sib = facts->query("siblings", kChanged);
+  CHECK(dump(sib, {"suffix"}) == "k.py:1 suffix=_opt\n");
+  REQUIRE(sib.size() == 1);
+  CHECK(s(sib[0]->get("function"), "name") == "gather_rows");
+  CHECK(s(sib[0]->get("sibling"), "name") == "gather_rows_opt");
+  CHECK(s(sib[0]->get("sibling"), "line") == "4");
+  review::dsl::RulesetData d;
+  d.lets.emplace_back("sibling_suffixes", Value(Value::List{Value("_custom")}));
+  facts->configure(d);
+  CHECK(dump(facts->query("siblings", kChanged), {"suffix"}) == "k.py:1 suffix=_custom\n");
+}
+
+TEST_CASE("symbols over the repo: defs, classes, imports, assigns, references", "[facts]") {
+  ChangeBuilder b;
+  b.added("pkg/a.py", "import numpy as np\nfrom os import path, sep as s\nLIMIT = 4\nclass K(Base):\n    def run(self):\n        helper.go()\n");
+  b.unchanged("pkg/b.cpp", "#include <vector>\nnamespace n { int f() { return g(); } }\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("symbols", kRepo), {"name", "kind", "qualified"}) ==
+        "pkg/a.py:1 name=np kind=import qualified=numpy\n"
+        "pkg/a.py:2 name=path kind=import qualified=os.path\n"
+        "pkg/a.py:2 name=s kind=import qualified=os.sep\n"
+        "pkg/a.py:3 name=LIMIT kind=assign qualified=LIMIT\n"
+        "pkg/a.py:4 name=K kind=class qualified=K\n"
+        "pkg/a.py:4 name=Base kind=reference qualified=Base\n"
+        "pkg/a.py:5 name=run kind=def qualified=K.run\n"
+        "pkg/a.py:6 name=go kind=reference qualified=helper.go\n"
+        "pkg/b.cpp:1 name=vector kind=import qualified=vector\n"
+        "pkg/b.cpp:2 name=f kind=def qualified=n::f\n"
+        "pkg/b.cpp:2 name=g kind=reference qualified=g\n");
+}
+
+TEST_CASE("cmake_commands and sections (files and PR body)", "[facts]") {
+  ChangeBuilder b;
+  b.file("CMakeLists.txt", "project(x)\n", "project(x)\nif(HIP)\n  add_library(k STATIC\n    k.hip)\nendif()\n");
+  b.added("docs/guide.md", "# Guide\ntext\n## Usage\nrun\n");
+  b.change.pr.body = "## Summary\nwhy\n## Test Plan\n<!-- describe -->\n";
+  auto facts = b.facts();
+  CHECK(dump(facts->query("cmake_commands", kChanged), {"name", "argtext", "depth", "added", "end_line"}) ==
+        "CMakeLists.txt:1 name=project argtext=x depth=0 added=false end_line=1\n"
+        "CMakeLists.txt:2 name=if argtext=HIP depth=0 added=true end_line=2\n"
+        "CMakeLists.txt:3 name=add_library argtext=k STATIC k.hip depth=1 added=true end_line=4\n"
+        "CMakeLists.txt:5 name=endif argtext= depth=0 added=true end_line=5\n");
+  CHECK(dump(facts->query("sections", kChanged), {"heading", "level", "text", "pr_body", "end"}) ==
+        ":1 heading=Summary level=2 text=why pr_body=true end=2\n"
+        ":3 heading=Test Plan level=2 text= pr_body=true end=4\n"
+        "docs/guide.md:1 heading=Guide level=1 text=text pr_body=false end=2\n"
+        "docs/guide.md:3 heading=Usage level=2 text=run pr_body=false end=4\n");
+}
+
+TEST_CASE("caching: each file parsed once per side whatever the sources; results cached", "[facts]") {
+  ChangeBuilder b;
+  b.file("a.py", "x = 1\n", "x = 2\n");
+  b.file("b.py", "y = 1\n", "y = 2\n");
+  for (int i = 0; i < 20; ++i) b.unchanged("r/f" + std::to_string(i) + ".py", "def f():\n    return 1\n");
+  ChangeFacts::Options o;
+  o.jobs = 2;
+  auto facts = b.facts(o);
+  std::map<std::string, int> parses;
+  facts->set_parse_hook([&](const std::string& p, bool base) { ++parses[(base ? "b:" : "h:") + p]; });
+  for (const char* src : {"lines", "added_lines", "functions", "calls", "assignments", "statements",
+                          "branches", "dispatch_cases", "unbound_reads", "symbols", "siblings", "clones"}) {
+    facts->query(src, kChanged);
+    facts->query(src, kBase);
+    facts->query(src, kRepo);
+  }
+  facts->query("removed_lines", kChanged);
+  facts->query("files", kChanged);
+  CHECK(parses.size() == 24);  // 22 head files + 2 base files
+  for (const auto& [k, n] : parses) {
+    INFO(k);
+    CHECK(n == 1);
+  }
+  const auto& a = facts->query("functions", kRepo);
+  const auto& a2 = facts->query("functions", kRepo);
+  CHECK(&a == &a2);
+  CHECK(a.size() == 20);
+  CHECK(facts->query("functions", Scope{Scope::Kind::Files, {"r/f3.py"}}).size() == 1);
+  CHECK(parses.size() == 24);
+}
+
+TEST_CASE("hunks-only changes: facts from the diff lines at their real line numbers", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py", "def f():\n    a = 1\n    return a\n", "def f():\n    a = 2\n    return a\n");
+  b.content->head_texts_.clear();
+  b.content->base_texts_.clear();
+  b.change.hunks_only = true;
+  auto facts = b.facts();
+  CHECK(dump(facts->query("added_lines", kChanged), {"function"}) == "m.py:2 function=f\n");
+  CHECK(facts->notes() == std::vector<std::string>{"m.py: full head text unavailable; facts come from the diff hunks only"});
+}
+
+TEST_CASE("size limit: oversized files are skipped with a note", "[facts]") {
+  ChangeBuilder b;
+  b.added("big.py", std::string(200, '#') + "\n");
+  ChangeFacts::Options o;
+  o.max_file_bytes = 100;
+  auto facts = b.facts(o);
+  CHECK(facts->query("lines", kChanged).empty());
+  CHECK(facts->notes() == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes"});
+  CHECK(dump(facts->query("files", kChanged), {"skipped"}) == "big.py:0 skipped=true\n");
+}
