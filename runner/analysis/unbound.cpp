@@ -385,7 +385,9 @@ class Analyzer {
     uint8_t v = s.get(i);
     if (v == kMaybe && report_) {
       uint32_t at = ts_node_start_byte(id);
-      if (seen_.emplace(at, name_list_[i]).second) emit(id, name_list_[i], s.reason(i), *info_);
+      // A class body falls back to the module's binding when its own is missing.
+      bool fallback = job_->kind == "class" && outer_names_ && outer_names_->count(name_list_[i]);
+      if (!fallback && seen_.emplace(at, name_list_[i]).second) emit(id, name_list_[i], s.reason(i), *info_);
     }
     if ((v & kUnbound) && !every_read_) s.set(i, kBound, -1);  // a failing read raises
   }
@@ -426,7 +428,6 @@ class Analyzer {
   }
 
   void emit(TSNode id, const std::string& name, int r, const ScopeInfo& where) {
-    if (job_->kind == "class" && outer_names_ && outer_names_->count(name)) return;
     UnboundRead u;
     u.name = name;
     TSPoint p = ts_node_start_point(id);
