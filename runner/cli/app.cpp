@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -167,7 +168,7 @@ int run(int argc, char** argv) {
   app.add_option("--label", o.inputs.labels, "Pull-request label (repeatable)")->group(g_in);
   app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes (default 2 MiB)")->group(g_in);
   auto* g_out = "Output";
-  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary")->group(g_out);
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary. Text goes to the terminal unless a format writes to stdout")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE")->group(g_out);
   auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
       ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);
@@ -266,10 +267,10 @@ int run(int argc, char** argv) {
       }
       o.outputs.push_back(s);
     }
-    if (!sarif.empty()) {
-      if (o.outputs.empty()) o.outputs.push_back({"text", ""});
-      o.outputs.push_back({"sarif", sarif});
-    }
+    if (!sarif.empty()) o.outputs.push_back({"sarif", sarif});
+    // Text goes to the terminal unless another format already writes to standard output.
+    if (std::none_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) { return s.path.empty() || s.path == "-"; }))
+      o.outputs.insert(o.outputs.begin(), OutputSpec{"text", ""});
     o.fail_on = parse_fail_on(fail_on);
     return run_review(o, environment_from_process(), out, err, ::isatty(1) != 0);
   } catch (const std::exception& e) {

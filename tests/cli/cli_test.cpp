@@ -1,0 +1,188 @@
+// End-to-end tests of the `runner` executable: exact output, exit codes and error text.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "runner/change/process.hpp"
+#include "runner/cli/config.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kFixtures = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli";
+
+review::change::ProcessResult runner(std::vector<std::string> args, const std::string& input = {}) {
+  // A clean environment: the tests must not pick up GitHub Actions variables of the CI they run in.
+  std::vector<std::string> argv = {"env", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH", "-u", "GITHUB_TOKEN",
+                                   "NO_COLOR=1", REVIEW_RUNNER_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  review::change::ProcessOptions o;
+  o.cwd = kFixtures;
+  o.input = input;
+  return review::change::run_process(argv, o);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("review of two folders: exact text output and exit code 1 on a block finding") {
+  auto r = runner({"--ruleset", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--color", "never"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.empty());
+  CHECK(r.out ==
+        "(pull request): note[TITLE1]: the pull request has no title [verified]\n"
+        "    impact: reviewers cannot tell what it does\n"
+        "    action: Author should write a title\n"
+        "atom/config.py: note[TIER1]: `atom/config.py` runs for every model [verified]\n"
+        "    impact: a mistake here shows up as a wrong kernel path\n"
+        "    action: Reviewer should ask for a full forward-pass run\n"
+        "atom/config.py:2: warn[TODO1]: line 2 of `atom/config.py` adds a TODO [verified]\n"
+        "    impact: unfinished work ships unnoticed\n"
+        "    action: Author should resolve the TODO or open an issue for it\n"
+        "    1 | x = 1\n"
+        "    2 | y = 2  # TODO: drop\n"
+        "      | ^\n"
+        "atom/lib.py:2:5: block[PRINT1]: `print(\"debug\")` prints from library code at line 2 [verified]\n"
+        "    impact: output floods the logs of every user\n"
+        "    action: Author must use the logger instead of print\n"
+        "    1 | def f():\n"
+        "    2 |     print(\"debug\")\n"
+        "      |     ^\n"
+        "    3 |     return 1\n"
+        "\n"
+        "1 block, 1 warn, 2 note — BLOCK\n");
+}
+
+TEST_CASE("--fail-on decides the exit code") {
+  CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never"}).exit_code == 0);
+  CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "block", "--rule", "TODO1"})
+            .exit_code == 0);
+  CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "warn", "--rule", "TODO1"})
+            .exit_code == 1);
+}
+
+TEST_CASE("--title sets pull-request metadata; --format json=FILE and --sarif FILE write files") {
+  fs::path dir = fs::temp_directory_path() / ("review-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto json_path = (dir / "out.json").string();
+  auto sarif_path = (dir / "out.sarif").string();
+  auto r = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--title", "Add debug output",
+                   "--format", "json=" + json_path, "--sarif", sarif_path, "--fail-on", "never"});
+  CHECK(r.exit_code == 0);
+  auto j = nlohmann::json::parse(slurp(json_path));
+  CHECK(j["verdict"] == "block");
+  std::vector<std::string> rules;
+  for (const auto& f : j["findings"]) rules.push_back(f["rule_id"].get<std::string>());
+  CHECK(rules == std::vector<std::string>{"TIER1", "TODO1", "PRINT1"});
+  auto s = nlohmann::json::parse(slurp(sarif_path));
+  CHECK(s["version"] == "2.1.0");
+  CHECK(s["runs"][0]["results"].size() == 3);
+  CHECK(s["runs"][0]["tool"]["driver"]["rules"].size() == 4);
+  // text still went to stdout (the --sarif shorthand keeps the default text output)
+  CHECK(r.out.find("block[PRINT1]") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("runner merge joins SARIF runs of one tool and category") {
+  fs::path dir = fs::temp_directory_path() / ("review-merge-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto a = (dir / "a.sarif").string(), b = (dir / "b.sarif").string(), m = (dir / "m.sarif").string();
+  runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "TODO1", "--format", "sarif=" + a});
+  runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "PRINT1", "--format", "sarif=" + b});
+  auto r = runner({"merge", a, b, "-o", m});
+  CHECK(r.exit_code == 0);
+  auto s = nlohmann::json::parse(slurp(m));
+  REQUIRE(s["runs"].size() == 1);
+  const auto& results = s["runs"][0]["results"];
+  REQUIRE(results.size() == 2);
+  for (const auto& res : results)
+    CHECK(s["runs"][0]["tool"]["driver"]["rules"][res["ruleIndex"].get<int>()]["id"] == res["ruleId"]);
+  auto bad = runner({"merge", "mini.rules"});
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.err.rfind("mini.rules:byte ", 0) == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message") {
+  struct Row {
+    std::vector<std::string> args;
+    int code;
+    std::string err_start;
+  };
+  const Row rows[] = {
+      {{"--base-dir", "base", "--head-dir", "head"}, 2, "runner: no ruleset given; pass --ruleset NAME"},
+      {{"-r", "nosuch.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
+       "nosuch.rules: error: no ruleset file of that name, and no shipped ruleset called that"},
+      {{"-r", "bad.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
+       "bad.rules:3:35: error: unknown field `nosuchfield` of `lines`\n"
+       "    for l in lines(changed) where l.nosuchfield\n"
+       "                                    ^~~~~~~~~~~\n"},
+      {{"-r", "mini.rules", "--diff", "bad.diff"}, 3, "bad.diff:7: hunk at line 4 ends early"},
+      {{"-r", "mini.rules", "--diff", "missing.diff"}, 3, "missing.diff"},
+      {{"-r", "mini.rules", "--base-dir", "base"}, 2, "runner: --base-dir and --head-dir go together"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--format", "xml"}, 2,
+       "runner: unknown format \"xml\"; use one of: text json sarif github summary"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "typo.yml"}, 3,
+       "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
+      {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
+  };
+  for (const auto& row : rows) {
+    std::string line;
+    for (const auto& a : row.args) line += a + " ";
+    INFO(line);
+    auto r = runner(row.args);
+    CHECK(r.exit_code == row.code);
+    CHECK(r.err.substr(0, row.err_start.size()) == row.err_start);
+  }
+}
+
+TEST_CASE("configuration: excludes, severity overrides and fail-on from .github/review.yml") {
+  auto r = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "review.yml"});
+  // lib.py (the block finding) is excluded; TODO1 is lowered to note; fail-on warn finds nothing at warn.
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("PRINT1") == std::string::npos);
+  CHECK(r.out.find("note[TODO1]") != std::string::npos);
+  CHECK(r.out.find("0 block, 0 warn, 3 note") != std::string::npos);
+}
+
+TEST_CASE("check, test, explain, sources and list") {
+  auto c = runner({"check", "--strict", "mini.rules", "bad.rules"});
+  CHECK(c.exit_code == 2);
+  CHECK(c.out == "mini.rules: ok, 4 rules, 0 warning(s)\nbad.rules: 2 error(s), 0 warning(s)\n");
+  CHECK(c.err.find("bad.rules:2:6: error: rule `X1` has no `bad` example") != std::string::npos);
+
+  auto t = runner({"test", "mini.rules"});
+  CHECK(t.exit_code == 0);
+  CHECK(t.out == "8 passed, 0 failed, 0 skipped\n");
+
+  auto e = runner({"explain", "PRINT1", "-r", "mini.rules"});
+  CHECK(e.exit_code == 0);
+  CHECK(e.out.rfind("PRINT1 — print left in library code\n  severity: block, evidence: verified\n", 0) == 0);
+  CHECK(e.out.find("example bad python:\n    def f():\n        print(\"hi\")   # <- PRINT1\n") != std::string::npos);
+  auto missing = runner({"explain", "PRINTX", "-r", "mini.rules"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err == "runner: no rule `PRINTX` in mini.rules; did you mean `PRINT1`?\n");
+
+  auto s = runner({"sources"});
+  CHECK(s.exit_code == 0);
+  CHECK(s.out.find("unbound_reads(scope)") != std::string::npos);
+  CHECK(s.out.find("pr — ") != std::string::npos);
+}
+
+TEST_CASE("hostile input: a diff on stdin with invalid UTF-8 and a NUL byte fails cleanly") {
+  std::string diff = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-\xff\xfe\n+a\0b\n";
+  auto r = runner({"-r", "mini.rules", "--diff", "-"}, diff);
+  CHECK((r.exit_code == 0 || r.exit_code == 3));
+  CHECK(r.err.find("internal error") == std::string::npos);
+}
