@@ -1,11 +1,12 @@
 // unbound_dump FOLDER [--time] [--verbose]
 // Prints `path:line:col name` for every possibly-unbound read found in every .py file under
 // FOLDER (paths relative to FOLDER, sorted), then, with --time, the time spent parsing alone
-// and parsing + analysis, each measured over all files (both passes in this one process).
+// and parsing + analysis (process CPU seconds), each over all files, both passes in this one process.
 #include <tree_sitter/api.h>
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -55,7 +56,15 @@ int main(int argc, char** argv) {
   }
   TSParser* parser = ts_parser_new();
   ts_parser_set_language(parser, tree_sitter_python());
-  using clock = std::chrono::steady_clock;
+  // Process CPU time: the machine is shared, so wall time mostly measures the neighbours.
+  struct clock {
+    using time_point = std::chrono::duration<double>;
+    static time_point now() {
+      timespec ts{};
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+      return time_point(static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9);
+    }
+  };
 
   // Pass 1: parse alone.
   auto t0 = clock::now();
