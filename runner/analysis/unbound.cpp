@@ -1231,9 +1231,6 @@ void collect_functions(TSNode n, std::vector<std::pair<TSNode, bool>>& out, bool
 
 void module_names(TSNode n, std::string_view src, std::unordered_set<std::string>& out) {
   // Names bound at module level (cheap over-approximation: assignment/def/class/import targets).
-  std::vector<UnboundRead> none;
-  std::unordered_set<std::string> a, b;
-  (void)none;
   for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
     TSNode c = ts_node_named_child(n, i);
     if (is(c, "decorated_definition")) c = field(c, "definition");
