@@ -24,8 +24,9 @@ struct UnboundRead {
   std::string branch_kind;     ///< "if", "match", "for", "while", "try", "with", "del", "except"
   std::string bound_in;        ///< which arms bind it, e.g. "the `if` and `elif` arms"
   std::string unbound_path;    ///< one path leaving it unbound, e.g. "`mode == \"beam\"` holds"
-  std::string function;        ///< qualified scope name: "f", "C.m", "f.<locals>.g", "<module>", "C"
-  std::string scope_kind;      ///< "function", "module" or "class"
+  std::string function;        ///< qualified scope name: "f", "C.m", "f.<locals>.g", "<module>", "C", "f.<lambda>"
+  std::string scope_kind;      ///< "function", "module", "class" or "lambda" (lambda bodies only
+                               ///< have reads of enclosing-scope names)
 };
 
 /// Reporting options (the defaults reproduce Pyright's reportPossiblyUnboundVariable).
