@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 
 #include "dsl/ruleset.hpp"
+#include "runner/change/diff_parser.hpp"
 #include "runner/change/memory.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
@@ -51,6 +53,28 @@ void read_header(const std::string& code, std::string& path, change::PrMeta& pr)
   }
 }
 
+// A `diff` example's base texts: each modified, deleted or renamed file's old side, rebuilt from
+// its hunks' context and removed lines at their old line numbers (lines no hunk shows are
+// empty). Added files get no base. Throws InputError from parse_unified_diff.
+std::map<std::string, std::string> diff_bases(const std::string& code) {
+  std::map<std::string, std::string> bases;
+  for (const auto& f : change::parse_unified_diff(code, "example")) {
+    if (f.status == change::FileStatus::Added || f.binary) continue;
+    std::vector<std::string> lines;
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.kind == change::LineKind::Added || l.old_line <= 0) continue;
+        if (lines.size() < static_cast<size_t>(l.old_line)) lines.resize(static_cast<size_t>(l.old_line));
+        lines[static_cast<size_t>(l.old_line) - 1] = l.text;
+      }
+    if (lines.empty()) continue;
+    std::string text;
+    for (const auto& l : lines) text += l + "\n";
+    bases[f.old_path.empty() ? f.path : f.old_path] = text;
+  }
+  return bases;
+}
+
 std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
   std::string path = default_path(ex.language);
   change::PrMeta pr;
@@ -62,7 +86,7 @@ std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
     pr.title = trim(ex.code.substr(0, nl));
     if (nl != std::string::npos) pr.body = ex.code.substr(nl + 1);
   } else if (ex.language == "diff") {
-    c = std::make_shared<change::Change>(change::make_patch_change(ex.code, {}, "example"));
+    c = std::make_shared<change::Change>(change::make_patch_change(ex.code, diff_bases(ex.code), "example"));
     read_header(ex.code, path, pr);
   } else {
     read_header(ex.code, path, pr);

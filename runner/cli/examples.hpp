@@ -1,7 +1,8 @@
 // `runner test`: runs every rule's `example` blocks through the real fact sources.
 //
 // An example's code is the head version of one new file whose every line is added
-// (`example bad python """…"""`), or a unified diff applied to empty files (`example bad diff`).
+// (`example bad python """…"""`), or a unified diff (`example bad diff`) applied to base texts
+// rebuilt from its own context and removed lines (a line no hunk shows is empty).
 // Leading comment lines of the form `# file: PATH` (or `// file: PATH`) set the file's path
 // (default: example.py, example.cpp, CMakeLists.txt, README.md, example.txt by language), and
 // `# pr-title: …`, `# pr-body: …`, `# pr-label: …` set the pull request's metadata. The
