@@ -61,6 +61,10 @@ if [ -n "${REVIEW_RUNNER_PATH:-}" ] && [ -x "$REVIEW_RUNNER_PATH" ]; then
   fi
 fi
 echo "action harness: $mode runner"
+# The stub accepts any ruleset name; the real runner gets a small fixture ruleset, so the harness
+# does not depend on how the shipped rulesets evolve.
+ruleset_input=$'atom\n  rulesets/ops.rules  \n'
+[ "$mode" = real ] && ruleset_input="$src/tests/fixtures/cli/mini.rules"
 
 # read_output FILE NAME: a value from a GITHUB_OUTPUT file (NAME<<DELIM ... DELIM, or NAME=VALUE).
 read_output() {
@@ -90,7 +94,7 @@ run_action() {
     export GITHUB_EVENT_PATH="$tmp/event.json" GITHUB_OUTPUT="$d/output" GITHUB_STEP_SUMMARY="$d/summary"
     export GITHUB_API_URL="http://127.0.0.1:$port" GITHUB_REPOSITORY=o/r GITHUB_WORKSPACE="$repo"
     export RUNNER_TEMP="$d/runner_temp" STUB_ARGS="$d/args" ACTION_PATH="$src"
-    export INPUT_RULESET=$'atom\n  rulesets/ops.rules  \n' INPUT_FAIL_ON=block INPUT_FILTER=added
+    export INPUT_RULESET="$ruleset_input" INPUT_FAIL_ON=block INPUT_FILTER=added
     export INPUT_ANNOTATIONS=auto INPUT_COMMENT=true INPUT_SARIF_FILE=review.sarif INPUT_CATEGORY=""
     export INPUT_CONFIG=.github/review.yml GITHUB_TOKEN="$token"
     for kv in "$@"; do export "${kv?}"; done
