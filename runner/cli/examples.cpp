@@ -1,6 +1,7 @@
 #include "runner/cli/examples.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -75,6 +76,47 @@ std::map<std::string, std::string> diff_bases(const std::string& code) {
   return bases;
 }
 
+// Maps a marker's line in a `diff` example's text to the file line a finding there carries:
+// a context or added line gives its head line, a removed line its base line. Lines outside
+// hunks are absent from the map (a marker there can never be met).
+std::map<int, int> diff_marker_map(const std::string& code) {
+  std::map<int, int> out;
+  std::istringstream in(code);
+  std::string line;
+  int text_line = 0, old_line = 0, new_line = 0, old_left = 0, new_left = 0;
+  while (std::getline(in, line)) {
+    ++text_line;
+    if (old_left <= 0 && new_left <= 0) {
+      int a = 0, b = 1, c = 0, d = 1;
+      if (line.rfind("@@ -", 0) != 0) continue;
+      if (std::sscanf(line.c_str(), "@@ -%d,%d +%d,%d", &a, &b, &c, &d) == 4 ||
+          std::sscanf(line.c_str(), "@@ -%d +%d,%d", &a, &c, &d) == 3 ||
+          std::sscanf(line.c_str(), "@@ -%d,%d +%d", &a, &b, &c) == 3 ||
+          std::sscanf(line.c_str(), "@@ -%d +%d", &a, &c) == 2) {
+        old_line = a == 0 ? 1 : a;
+        new_line = c == 0 ? 1 : c;
+        old_left = b;
+        new_left = d;
+      }
+      continue;
+    }
+    char k = line.empty() ? ' ' : line[0];
+    if (k == '+') {
+      out[text_line] = new_line++;
+      --new_left;
+    } else if (k == '-') {
+      out[text_line] = old_line++;
+      --old_left;
+    } else if (k == ' ') {
+      out[text_line] = new_line++;
+      ++old_line;
+      --old_left;
+      --new_left;
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
   std::string path = default_path(ex.language);
   change::PrMeta pr;
@@ -145,6 +187,10 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
           if (problem.empty()) {
             if (ex.bad) {
               std::vector<int> marks = dsl::example_marker_lines(ex.code, rule.id);
+              if (ex.language == "diff") {
+                auto map = diff_marker_map(ex.code);
+                for (int& m : marks) m = map.count(m) ? map[m] : -m;
+              }
               if (count == 0) problem = "expected a finding, got none";
               for (int m : marks)
                 if (problem.empty() && !std::binary_search(lines.begin(), lines.end(), m))

@@ -8,7 +8,9 @@
 // `# pr-title: …`, `# pr-body: …`, `# pr-label: …` set the pull request's metadata. The
 // pseudo-language `pr` takes the pull request itself: first line = title, the rest = body.
 // A `bad` example passes when its rule fires, on every line marked `# <- ID` / `// <- ID` when
-// markers are present; a `good` example passes when its rule stays silent; `todo-bad` and
+// markers are present (in a `diff` example, a marker on a context or added line means that
+// line's head line number, on a removed line its base line number); a `good` example passes
+// when its rule stays silent; `todo-bad` and
 // `todo-good` are known gaps: their outcome is shown but never fails.
 #pragma once
 
