@@ -200,6 +200,8 @@ int run(int argc, char** argv) {
   test->add_option("files", test_files, "Ruleset files or shipped names")->required();
   test->add_option("--rule", test_rules, "Only this rule id (repeatable)");
   test->add_flag("-v,--verbose", verbose, "Also list passing examples");
+  std::string test_sarif;
+  test->add_option("--sarif", test_sarif, "Also write the examples' findings as one SARIF file");
   test->footer("Example: runner test rulesets/atom.rules --rule D1b -v");
 
   auto* explain = app.add_subcommand("explain", "Show a rule: severity, problem/impact/action, help and examples");
@@ -226,7 +228,7 @@ int run(int argc, char** argv) {
 
   try {
     if (*check) return cmd_check(check_files, strict, out, err);
-    if (*test) return run_examples(test_files, test_rules, verbose, out, err);
+    if (*test) return run_examples(test_files, test_rules, verbose, test_sarif, out, err);
     if (*explain) return cmd_explain(explain_id, explain_rs, out, err);
     if (*sources) {
       cmd_sources(out);

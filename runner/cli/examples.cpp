@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -13,7 +14,9 @@
 #include "runner/change/memory.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
+#include "runner/cli/review.hpp"
 #include "runner/report/filter.hpp"
+#include "runner/report/reporter.hpp"
 #include "runner/report/suppress.hpp"
 
 namespace review::cli {
@@ -148,8 +151,14 @@ std::string join(const std::vector<int>& v) {
 }  // namespace
 
 int run_examples(const std::vector<std::string>& rulesets, const std::vector<std::string>& only_rules, bool verbose,
-                 std::ostream& out, std::ostream& err) {
+                 const std::string& sarif_path, std::ostream& out, std::ostream& err) {
   ExampleTotals t;
+  report::RunInfo run;
+  run.tool_version = REVIEW_VERSION;
+  run.information_uri = "https://github.com/rocm/review-action";
+  run.filter = "added";
+  std::vector<dsl::Finding> all;
+  std::map<std::string, std::string> texts;  // example path -> head text, for code frames
   bool load_error = false;
   for (const auto& file : rulesets) {
     dsl::LoadResult r = load_ruleset_arg(file, {});
@@ -158,6 +167,8 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
       load_error = true;
       continue;
     }
+    run.rulesets.push_back(r.program->name());
+    for (const auto& rule : r.program->rules()) run.rules.push_back(rule);
     for (const auto& rule : r.program->rules()) {
       if (!only_rules.empty() && std::find(only_rules.begin(), only_rules.end(), rule.id) == only_rules.end()) continue;
       int n = 0;
@@ -179,6 +190,12 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
           int count = 0;
           for (const auto& f : findings) {
             if (f.rule_id != rule.id || f.suppressed) continue;
+            if (!sarif_path.empty() && !f.file.empty()) {
+              dsl::Finding g = f;
+              g.file = "examples/" + rule.id + "/" + std::to_string(n) + "/" + f.file;
+              if (auto text = change->content->head(f.file)) texts[g.file] = *text;
+              all.push_back(std::move(g));
+            }
             ++count;
             lines.push_back(f.line);
           }
@@ -217,6 +234,21 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
         }
       }
     }
+  }
+  if (!sarif_path.empty()) {
+    std::ostringstream buf;
+    report::ReportOptions ro;
+    ro.source = [&texts](const std::string& p) -> std::optional<std::string> {
+      auto it = texts.find(p);
+      if (it == texts.end()) return std::nullopt;
+      return it->second;
+    };
+    auto rep = report::make_reporter("sarif", buf, ro);
+    rep->begin(run);
+    for (const auto& f : all) rep->add(f);
+    rep->finish(run);
+    std::string e;
+    if (!write_file_atomically(sarif_path, buf.str(), e)) err << "runner: " << e << "\n";
   }
   out << t.passed << " passed, " << t.failed << " failed, " << t.skipped << " skipped\n";
   if (load_error) return 2;

@@ -26,8 +26,10 @@ struct ExampleTotals {
 
 /// Loads each ruleset file (strictly when `strict`), runs its examples, prints one line per
 /// example and a closing "N passed, M failed, K skipped" line to `out`; diagnostics to `err`.
+/// With `sarif_path` non-empty, also writes every example's findings as one SARIF 2.1.0 file
+/// (each example's file under `examples/<rule>/<n>/`), e.g. to check them with a SARIF validator.
 /// Returns 0 when every example passed, 1 when any failed, 2 when a ruleset did not load.
 int run_examples(const std::vector<std::string>& rulesets, const std::vector<std::string>& only_rules, bool verbose,
-                 std::ostream& out, std::ostream& err);
+                 const std::string& sarif_path, std::ostream& out, std::ostream& err);
 
 }  // namespace review::cli
