@@ -15,9 +15,29 @@ std::string_view text_of(TSNode n, std::string_view src) {
   return src.substr(b, e - b);
 }
 bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+// Null-safe: tree-sitter 0.20.7 crashes when asked for a field of a null node.
 TSNode field(TSNode n, const char* name) {
+  if (ts_node_is_null(n)) return n;
   return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
 }
+// The named children of `n`, read with one cursor pass (ts_node_named_child(n, i) is linear in i,
+// so indexing in a loop is quadratic on wide nodes).
+std::vector<TSNode> named_children(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cur);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  return out;
+}
+// Deeper syntax trees than this are not walked (hostile input must not exhaust the stack).
+constexpr int kMaxWalkDepth = 400;
+
 int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
 int end_line_of(TSNode n) { return static_cast<int>(ts_node_end_point(n).row) + 1; }
 
@@ -250,6 +270,7 @@ struct PyWalker {
   std::string_view src;
   std::vector<BranchChain>& out;
   std::vector<std::string> names;  // enclosing class/function names
+  int depth = 0;
 
   std::string fn() const {
     std::string s;
@@ -270,11 +291,12 @@ struct PyWalker {
     } else if (is(n, "conditional_expression") && !ternary_continuation) {
       ternary_chain(n);
     }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; ++i) {
-      TSNode c = ts_node_named_child(n, i);
-      walk(c, is(n, "conditional_expression") && i == 2 && is(c, "conditional_expression"));
+    if (++depth <= kMaxWalkDepth) {
+      auto kids = named_children(n);
+      for (uint32_t i = 0; i < kids.size(); ++i)
+        walk(kids[i], is(n, "conditional_expression") && i == 2 && is(kids[i], "conditional_expression"));
     }
+    --depth;
     if (pushed) names.pop_back();
   }
 
@@ -460,6 +482,7 @@ struct CppWalker {
   std::vector<BranchChain>& out;
   std::set<uint32_t> chained;  // start bytes of `if` nodes that continue an else-if chain
   std::vector<std::string> fns;
+  int depth = 0;
 
   void walk(TSNode n) {
     if (ts_node_is_null(n)) return;
@@ -476,7 +499,9 @@ struct CppWalker {
     } else if (is(n, "conditional_expression") && !chained.count(ts_node_start_byte(n))) {
       ternary_chain(n);
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) walk(ts_node_named_child(n, i));
+    if (++depth <= kMaxWalkDepth)
+      for (TSNode c : named_children(n)) walk(c);
+    --depth;
     if (pushed) fns.pop_back();
   }
 

@@ -186,3 +186,25 @@ TEST_CASE("hostile input: a diff on stdin with invalid UTF-8 and a NUL byte fail
   CHECK((r.exit_code == 0 || r.exit_code == 3));
   CHECK(r.err.find("internal error") == std::string::npos);
 }
+
+TEST_CASE("hostile files: deep nesting and odd declarators never crash the runner") {
+  fs::path dir = fs::temp_directory_path() / ("review-hostile-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "base");
+  fs::create_directories(dir / "head");
+  {
+    std::ofstream(dir / "head" / "t.cpp") << "template <typename T> T& tmpl(T& x) { return x; }\n"
+                                          << std::string(5000, '(') << std::string(5000, ')') << "\n";
+    std::ofstream(dir / "head" / "nest.py") << "x = " << std::string(10000, '[') << std::string(10000, ']') << "\n";
+    std::string deep = "def f(x):\n";
+    for (int i = 0; i < 400; ++i) deep += std::string(i + 1, ' ') + "if x == " + std::to_string(i) + ":\n";
+    deep += std::string(401, ' ') + "y = 1\n return y\n";
+    std::ofstream(dir / "head" / "deep.py") << deep;
+    std::ofstream(dir / "head" / "CMakeLists.txt") << "if(" << std::string(3000, '(') << "\n";
+    std::ofstream(dir / "head" / "bin.py") << std::string("a\0b\xff\xfe\n", 6);
+  }
+  auto r = runner({"-r", "mini.rules", "--base-dir", (dir / "base").string(), "--head-dir", (dir / "head").string(),
+                   "--fail-on", "never"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("internal error") == std::string::npos);
+  fs::remove_all(dir);
+}
