@@ -152,7 +152,7 @@ int run(int argc, char** argv) {
   std::string sarif, fail_on = "block";
   std::string config;
   app.add_option("--config", config, "Review configuration (.github/review.yml): rulesets, fail-on, filter, baseline, exclude, severity");
-  app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (atom, aiter, ops) or a .rules path; repeatable");
+  app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable");
   auto* g_in = "Input";
   app.add_option("--repo", o.inputs.repo, "Repository folder (default: . or $GITHUB_WORKSPACE)")->group(g_in);
   app.add_option("--base", o.inputs.base, "Base revision (default: merge-base with origin/HEAD, main or master)")->group(g_in);
@@ -213,7 +213,7 @@ int run(int argc, char** argv) {
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
   auto* list = app.add_subcommand("list", "List the shipped rulesets and their rule counts");
 
-  auto* merge = app.add_subcommand("merge", "Join SARIF files (e.g. from --shard runs) into one file of one run per tool");
+  auto* merge = app.add_subcommand("merge", "Join SARIF files (e.g. from several jobs) into one file, one run per tool and category");
   std::vector<std::string> merge_in;
   std::string merge_out;
   merge->add_option("inputs", merge_in, "SARIF files")->required();
