@@ -102,6 +102,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--only", default=None, help="comma-separated case ids (skips noise)")
     ap.add_argument("--skip-noise", action="store_true")
+    ap.add_argument("--skip-cases", action="store_true", help="only the noise list")
     ap.add_argument("--filter", default="context",
                     help="runner --filter for every run (default context: findings on added lines and hunk context)")
     ap.add_argument("--no-message", action="store_true",
@@ -125,6 +126,8 @@ def main():
     if args.only:
         keep = set(args.only.split(","))
         cases = [c for c in cases if c["id"] in keep]
+    if args.skip_cases:
+        cases = []
     cache = {}
     per_rule = collections.OrderedDict()
     rows = []
