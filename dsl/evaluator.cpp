@@ -389,6 +389,23 @@ class Evaluator {
     }
     for (const auto& b : env_)
       if (b.capture) f.witness[std::string(b.name)] = b.value.to_text();
+    if (at) {
+      // Does the change touch this finding? Its own fact, every fact bound in the rule, and the
+      // facts those reference directly, when they lie in the same file on an added line.
+      auto on_added = [&](const FactPtr& x) {
+        return x && x->file == at->file && x->line > 0 && facts_.is_added(x->file, x->line);
+      };
+      auto touches = [&](const FactPtr& x) {
+        if (on_added(x)) return true;
+        if (x)
+          for (const auto& [name, v] : x->fields)
+            if (v.is_fact() && on_added(v.as_fact())) return true;
+        return false;
+      };
+      f.touches_change = touches(at);
+      for (const auto& b : env_)
+        if (!f.touches_change && b.value.is_fact()) f.touches_change = touches(b.value.as_fact());
+    }
     if (at && !r.fors.empty()) {
       f.witness[r.fors[0].var + ".file"] = at->file;
       f.witness[r.fors[0].var + ".line"] = std::to_string(at->line);

@@ -55,7 +55,7 @@ std::vector<Finding> apply_filter(std::vector<Finding> findings, FilterMode mode
     if (f.file.empty()) return true;  // PR-level
     switch (mode) {
       case FilterMode::Added:
-        return f.line == 0 || (diff.is_added && diff.is_added(f.file, f.line));
+        return f.line == 0 || f.touches_change || (diff.is_added && diff.is_added(f.file, f.line));
       case FilterMode::Context:
         return f.line == 0 || (diff.in_context && diff.in_context(f.file, f.line));
       case FilterMode::File:

@@ -15,8 +15,9 @@
 
 namespace review::report {
 
-/// `--filter` modes (reviewdog's filter.Mode): Added = findings on added lines plus file-level
-/// (line 0) and PR-level (no file) ones; Context = findings inside a diff hunk (added or context
+/// `--filter` modes (reviewdog's filter.Mode): Added = findings on added lines, findings the
+/// change touches although their own line is unchanged (Finding::touches_change, e.g. a read made
+/// unsafe by a changed branch), plus file-level (line 0) and PR-level (no file) ones; Context = findings inside a diff hunk (added or context
 /// lines) plus file- and PR-level ones; File = findings in a changed file plus PR-level ones;
 /// All = everything.
 enum class FilterMode { Added, Context, File, All };

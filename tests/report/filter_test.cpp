@@ -70,3 +70,17 @@ TEST_CASE("severity_less puts block before warn before note") {
   std::sort(v.begin(), v.end(), severity_less);
   CHECK(where(v) == std::vector<std::string>{"m.py:5", "z.py:9", "a.py:1"});
 }
+
+TEST_CASE("apply_filter: Added keeps a finding the change touches although its line is unchanged") {
+  auto change = sample_change();
+  auto q = diff_query(change);
+  Finding touched = at("a.py", 20);
+  touched.touches_change = true;
+  std::vector<Finding> all = {at("a.py", 20), touched};
+  using V = std::vector<std::string>;
+  auto kept = apply_filter(all, FilterMode::Added, q);
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].touches_change);
+  // Context mode is about hunks only: line 20 is outside every hunk.
+  CHECK(where(apply_filter(all, FilterMode::Context, q)) == V{});
+}
