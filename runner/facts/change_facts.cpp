@@ -576,8 +576,8 @@ const std::vector<std::pair<FactPtr, int>>& ChangeFacts::branch_facts(const File
   std::vector<std::pair<FactPtr, int>> out;
   auto m = model(r.path, r.base);
   if (m) {
-    for (size_t i = 0; i < m->branch_chains.size(); ++i) {
-      const auto& c = m->branch_chains[i];
+    for (size_t i = 0; i < m->branch_chains().size(); ++i) {
+      const auto& c = m->branch_chains()[i];
       auto f = dsl::make_fact("branches", r.path, c.line);
       f->end_line = c.end_line;
       f->set("kind", Value(c.kind));
@@ -666,7 +666,7 @@ std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string
       }
     } else if (source == "dispatch_cases") {
       for (const auto& [bf, i] : branch_facts(r)) {
-        const auto& c = m->branch_chains[i];
+        const auto& c = m->branch_chains()[i];
         for (const auto& arm : c.arms)
           for (size_t k = 0; k < arm.compares.size(); ++k) {
             const auto& [subject, value] = arm.compares[k];
@@ -681,7 +681,7 @@ std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string
           }
       }
     } else if (source == "unbound_reads") {
-      for (const auto& u : m->unbound_reads) {
+      for (const auto& u : m->unbound_reads()) {
         bool added = added_in(r, u.read_line);
         auto read = dsl::make_fact("location", r.path, u.read_line);
         read->column = u.read_column;

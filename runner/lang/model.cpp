@@ -1,6 +1,7 @@
 #include "runner/lang/model.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 #include "runner/lang/cmake.hpp"
 #include "runner/lang/extract.hpp"
@@ -185,6 +186,49 @@ void Builder::finish() {
 
 }  // namespace detail
 
+struct SourceModel::Lazy {
+  std::once_flag once;
+  std::string text;  ///< the file's text until the analyses ran
+  std::vector<analysis::UnboundRead> unbound_reads;
+  std::vector<analysis::BranchChain> branch_chains;
+};
+
+namespace {
+
+void run_analyses(SourceModel::Lazy& z, Language lang, TSNode root, std::string_view text) {
+  if (lang == Language::Python) {
+    z.unbound_reads = analysis::find_unbound_reads(root, text);
+    z.branch_chains = analysis::find_python_branches(root, text);
+  } else if (lang == Language::Cpp) {
+    z.branch_chains = analysis::find_cpp_branches(root, text);
+  }
+}
+
+const SourceModel::Lazy* ensure_analyses(const SourceModel& m) {
+  if (!m.lazy) return nullptr;
+  SourceModel::Lazy& z = *m.lazy;
+  std::call_once(z.once, [&] {
+    Tree tree = parse_tree(m.language, z.text);
+    if (!tree.empty()) run_analyses(z, m.language, tree.root(), z.text);
+    std::string().swap(z.text);
+  });
+  return &z;
+}
+
+}  // namespace
+
+const std::vector<analysis::UnboundRead>& SourceModel::unbound_reads() const {
+  static const std::vector<analysis::UnboundRead> kNone;
+  const Lazy* z = ensure_analyses(*this);
+  return z ? z->unbound_reads : kNone;
+}
+
+const std::vector<analysis::BranchChain>& SourceModel::branch_chains() const {
+  static const std::vector<analysis::BranchChain> kNone;
+  const Lazy* z = ensure_analyses(*this);
+  return z ? z->branch_chains : kNone;
+}
+
 std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::string_view text,
                                                 const AnalyzeOptions& opts) {
   auto m = std::make_shared<SourceModel>();
@@ -223,14 +267,11 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
         detail::extract_cpp(tree.root(), b);
       b.finish();
       m->has_errors = m->has_errors || tree.has_error();
-      if (opts.analyses) {
-        if (m->language == Language::Python) {
-          m->unbound_reads = analysis::find_unbound_reads(tree.root(), text);
-          m->branch_chains = analysis::find_python_branches(tree.root(), text);
-        } else {
-          m->branch_chains = analysis::find_cpp_branches(tree.root(), text);
-        }
-      }
+      m->lazy = std::make_shared<SourceModel::Lazy>();
+      if (opts.analyses)
+        std::call_once(m->lazy->once, [&] { run_analyses(*m->lazy, m->language, tree.root(), text); });
+      else
+        m->lazy->text = std::string(text);
       break;
     }
     case Language::CMake: {

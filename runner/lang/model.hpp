@@ -158,9 +158,18 @@ struct SourceModel {
   std::vector<CMakeCommand> cmake_commands;
   std::vector<Section> sections;
 
-  /// Analyses run on the same tree (runner/analysis/).
-  std::vector<analysis::UnboundRead> unbound_reads;      ///< Python only
-  std::vector<analysis::BranchChain> branch_chains;      ///< Python and C/C++
+  /// The analyses of runner/analysis/ on this file's tree, computed on the first call of either
+  /// accessor (thread-safe, at most once per model; the text is parsed again then, unless
+  /// AnalyzeOptions::analyses ran them eagerly on the extraction's tree). Empty for other
+  /// languages, skipped files and parser timeouts.
+  /// Possibly-unbound reads (Python only), in analysis::find_unbound_reads order.
+  const std::vector<analysis::UnboundRead>& unbound_reads() const;
+  /// If/elif/else chains, `match` and `switch` (Python and C/C++), in source order.
+  const std::vector<analysis::BranchChain>& branch_chains() const;
+
+  /// Internal: the analyses' state (the kept text until they run, then their results).
+  struct Lazy;
+  std::shared_ptr<Lazy> lazy;
 
   /// Returns the qualified name of the function enclosing `line` (1-based), or "".
   const std::string& function_at(int line) const;
@@ -171,7 +180,10 @@ struct SourceModel {
 /// Limits for analyze_file.
 struct AnalyzeOptions {
   size_t max_bytes = 2 * 1024 * 1024;   ///< larger files are skipped (lines only stay empty)
-  bool analyses = true;                 ///< run runner/analysis on the tree
+  /// true: run runner/analysis on the extraction's tree now (no second parse later, but the
+  /// cost is paid even when no rule reads the results); false: keep the text and run them on
+  /// the first SourceModel::unbound_reads()/branch_chains() call.
+  bool analyses = false;
 };
 
 /// Parses `text` as the language of `path` and extracts the model. Never throws on any input:

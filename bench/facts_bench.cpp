@@ -1,0 +1,194 @@
+// facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager] [--ext .py]
+//
+// Times, in this one process and over the same in-memory texts (every file under FOLDER whose
+// name ends with --ext, default ".py", `.git` skipped, sorted by path):
+//   parse     tree-sitter parse alone (one parser, tree deleted right away);
+//   extract   review::lang::analyze_file with the analyses off (parse + SourceModel extraction);
+//   analyses  analyze_file, then the analyses (unbound reads, branch chains) on every model, the
+//             way the runner does it: run on first access, on a second parse of the kept text;
+//   eager     the same with AnalyzeOptions::analyses = true (the analyses on the extraction's
+//             tree, no second parse).
+// Each pass runs --rounds times (default 3), passes interleaved; the figure kept is the least
+// process CPU time (CLOCK_PROCESS_CPUTIME_ID) of the rounds, so neighbours on a shared machine
+// inflate it less than wall time. The last `analyses` round keeps every model alive until the
+// end, so the peak RSS printed (getrusage ru_maxrss) includes a whole-repository model set.
+// --pass runs one pass once (for `valgrind --tool=callgrind` instruction counts per pass).
+// Output: one `key value` line per figure (seconds, ratios, KiB), for bench/facts_vs_parse.sh.
+#include <sys/resource.h>
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runner/lang/model.hpp"
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+extern "C" const TSLanguage* tree_sitter_cpp(void);
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+struct Input {
+  std::string path;  // relative to FOLDER
+  std::string text;
+};
+
+size_t sink = 0;  // keeps the optimiser from dropping work
+
+double pass_parse(const std::vector<Input>& in) {
+  TSParser* p = ts_parser_new();
+  double t0 = cpu_seconds();
+  for (const auto& f : in) {
+    bool py = review::lang::language_of(f.path) == review::lang::Language::Python;
+    ts_parser_set_language(p, py ? tree_sitter_python() : tree_sitter_cpp());
+    TSTree* t = ts_parser_parse_string(p, nullptr, f.text.data(), static_cast<uint32_t>(f.text.size()));
+    if (t) {
+      sink += ts_node_child_count(ts_tree_root_node(t));
+      ts_tree_delete(t);
+    }
+  }
+  double t1 = cpu_seconds();
+  ts_parser_delete(p);
+  return t1 - t0;
+}
+
+double pass_extract(const std::vector<Input>& in) {
+  review::lang::AnalyzeOptions o;
+  o.analyses = false;
+  double t0 = cpu_seconds();
+  for (const auto& f : in) sink += review::lang::analyze_file(f.path, f.text, o)->lines.size();
+  return cpu_seconds() - t0;
+}
+
+double pass_analyses(const std::vector<Input>& in, bool eager, std::vector<std::shared_ptr<const review::lang::SourceModel>>* keep,
+                     size_t* unbound, size_t* chains) {
+  review::lang::AnalyzeOptions o;
+  o.analyses = eager;
+  double t0 = cpu_seconds();
+  size_t u = 0, c = 0;
+  for (const auto& f : in) {
+    auto m = review::lang::analyze_file(f.path, f.text, o);
+    u += m->unbound_reads().size();
+    c += m->branch_chains().size();
+    if (keep) keep->push_back(std::move(m));
+  }
+  double t = cpu_seconds() - t0;
+  if (unbound) *unbound = u;
+  if (chains) *chains = c;
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager] [--ext .py]\n";
+    return 2;
+  }
+  fs::path root = argv[1];
+  int rounds = 3;
+  size_t limit = 0;
+  std::string pass = "all", ext = ".py";
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "facts_bench: " << a << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--rounds") rounds = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--limit") limit = static_cast<size_t>(std::atol(next().c_str()));
+    else if (a == "--pass") pass = next();
+    else if (a == "--ext") ext = next();
+    else {
+      std::cerr << "facts_bench: unknown option " << a << "\n";
+      return 2;
+    }
+  }
+  if (pass != "all" && pass != "parse" && pass != "extract" && pass != "analyses" && pass != "eager") {
+    std::cerr << "facts_bench: --pass must be all, parse, extract, analyses or eager\n";
+    return 2;
+  }
+
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    if (it->is_directory() && it->path().filename() == ".git") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    std::string name = it->path().filename().string();
+    if (it->is_regular_file() && name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+      files.push_back(it->path());
+  }
+  if (ec) {
+    std::cerr << "facts_bench: cannot list " << root << ": " << ec.message() << "\n";
+    return 1;
+  }
+  std::sort(files.begin(), files.end());
+  if (limit && files.size() > limit) files.resize(limit);
+  std::vector<Input> in;
+  size_t bytes = 0;
+  for (auto& f : files) {
+    std::ifstream s(f, std::ios::binary);
+    std::stringstream ss;
+    ss << s.rdbuf();
+    in.push_back({fs::relative(f, root).string(), ss.str()});
+    bytes += in.back().text.size();
+  }
+  std::printf("files %zu\nbytes %zu\n", in.size(), bytes);
+
+  if (pass != "all") {
+    double t = pass == "parse" ? pass_parse(in) : pass == "extract" ? pass_extract(in)
+                                                           : pass_analyses(in, pass == "eager", nullptr, nullptr, nullptr);
+    std::printf("%s_cpu_s %.3f\n", pass.c_str(), t);
+    return 0;
+  }
+
+  double parse = 1e30, extract = 1e30, analyses = 1e30, eager = 1e30;
+  size_t unbound = 0, chains = 0;
+  std::vector<std::shared_ptr<const review::lang::SourceModel>> keep;
+  for (int r = 0; r < rounds; ++r) {
+    parse = std::min(parse, pass_parse(in));
+    extract = std::min(extract, pass_extract(in));
+    keep.clear();
+    eager = std::min(eager, pass_analyses(in, true, nullptr, nullptr, nullptr));
+    analyses = std::min(analyses, pass_analyses(in, false, r + 1 == rounds ? &keep : nullptr, &unbound, &chains));
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("rounds %d\n", rounds);
+  std::printf("parse_cpu_s %.3f\n", parse);
+  std::printf("extract_cpu_s %.3f\n", extract);
+  std::printf("analyses_cpu_s %.3f\n", analyses);
+  std::printf("extract_over_parse %.2f\n", extract / parse);
+  std::printf("eager_cpu_s %.3f\n", eager);
+  std::printf("analyses_over_parse %.2f\n", analyses / parse);
+  std::printf("analyses_only_over_parse %.2f\n", (analyses - extract) / parse);
+  std::printf("eager_over_parse %.2f\n", eager / parse);
+  std::printf("unbound_reads %zu\nbranch_chains %zu\n", unbound, chains);
+  std::printf("models_kept %zu\n", keep.size());
+  std::printf("peak_rss_kib %ld\n", ru.ru_maxrss);
+  std::fprintf(stderr, "(sink %zu)\n", sink);
+  return 0;
+}
