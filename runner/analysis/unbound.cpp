@@ -1254,6 +1254,30 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
   }
 }
 
+// Whether the tree has a node more than `limit` levels below `root` (an iterative cursor walk:
+// every walk below recurses once per level).
+bool deeper_than(TSNode root, int limit) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  int depth = 0;
+  bool deep = false;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if (++depth > limit) {
+        deep = true;
+        break;
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) break;
+      --depth;
+    }
+    if (depth == 0) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return deep;
+}
+
 }  // namespace
 
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source) {
@@ -1263,6 +1287,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options) {
   std::vector<UnboundRead> out;
   if (ts_node_is_null(root) || !is(root, "module")) return out;
+  if (deeper_than(root, kMaxUnboundTreeDepth)) return out;
 
   // Functions that never return: annotated NoReturn/Never, or (unannotated) whose every path
   // raises. Fixed point over the file, since one may call another.

@@ -29,6 +29,9 @@ struct UnboundRead {
                                ///< have reads of enclosing-scope names)
 };
 
+/// Trees nested deeper than this many levels are not analysed (see find_unbound_reads).
+inline constexpr int kMaxUnboundTreeDepth = 500;
+
 /// Reporting options (the defaults reproduce Pyright's reportPossiblyUnboundVariable).
 struct UnboundOptions {
   /// true: every read where the name may be unbound is reported (Pyright does this).
@@ -65,6 +68,8 @@ struct UnboundOptions {
 ///
 /// Scopes whose subtree contains a syntax error are skipped. Results are ordered by
 /// (read_line, read_column). Never throws on any tree; a null/non-module root yields nothing.
+/// A tree deeper than kMaxUnboundTreeDepth levels (hostile nesting such as a 1 MB `a+a+...`
+/// line) yields nothing: the walks recurse once per level and must not overflow the stack.
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source);
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options);
 

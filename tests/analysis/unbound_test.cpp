@@ -192,3 +192,29 @@ TEST_CASE("unbound: hostile input never crashes", "[unbound]") {
   TSNode null_node{};
   CHECK(find_unbound_reads(null_node, "").empty());
 }
+
+TEST_CASE("unbound: hostile nesting yields nothing instead of a stack overflow", "[unbound]") {
+  const std::string g = "def g(c):\n    if c:\n        w = 1\n    return w\n";
+  auto repeat = [](const char* s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  // Each is 50,000+ levels deep: the file is not analysed, `g`'s read included.
+  const std::vector<std::string> deep = {
+      "def f(c):\n    x = a" + repeat("+a", 200000) + "\n",
+      "def f(c):\n    if " + repeat("not ", 100000) + "c:\n        v = 1\n    return v\n",
+      "def f(c):\n    " + repeat("(", 100000) + "v" + repeat(")", 100000) + " = 1\n",
+      "def f(c):\n    return " + repeat("(", 100000) + "(v := 1)" + repeat(")", 100000) + "\n",
+      "def f(c):\n    return " + repeat("[", 100000) + repeat("]", 100000) + "\n",
+      "def f(" + repeat("(", 50000) + "c" + repeat(")", 50000) + "):\n    pass\n",
+      "x = " + repeat("lambda: ", 50000) + "1\n",
+  };
+  for (const auto& d : deep) {
+    INFO(d.substr(0, 40));
+    CHECK(run(d + g).empty());
+  }
+  // Moderate nesting is analysed as usual.
+  const std::string ok = "def f(c):\n    x = " + repeat("(", 100) + "1" + repeat(")", 100) + "\n";
+  CHECK(run(ok + g) == std::vector<std::string>{"w 6:12 branch"});
+}
