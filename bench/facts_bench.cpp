@@ -1,4 +1,4 @@
-// facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager] [--ext .py]
+// facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest] [--ext .py]
 //
 // Times, in this one process and over the same in-memory texts (every file under FOLDER whose
 // name ends with --ext, default ".py", `.git` skipped, sorted by path):
@@ -12,6 +12,7 @@
 // process CPU time (CLOCK_PROCESS_CPUTIME_ID) of the rounds, so neighbours on a shared machine
 // inflate it less than wall time. The last `analyses` round keeps every model alive until the
 // end, so the peak RSS printed (getrusage ru_maxrss) includes a whole-repository model set.
+// --pass digest prints a hash of every extracted model (to check a speed change kept the output).
 // --pass runs one pass once (for `valgrind --tool=callgrind` instruction counts per pass).
 // Output: one `key value` line per figure (seconds, ratios, KiB), for bench/facts_vs_parse.sh.
 #include <sys/resource.h>
@@ -94,11 +95,44 @@ double pass_analyses(const std::vector<Input>& in, bool eager, std::vector<std::
   return t;
 }
 
+// FNV-1a over the extracted model fields (not the analyses): equal digests before and after a
+// speed change show the extraction's output is unchanged on the whole checkout.
+uint64_t digest(const std::vector<Input>& in) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::string_view s) {
+    for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  auto num = [&](long v) { mix(std::to_string(v)); };
+  review::lang::AnalyzeOptions o;
+  o.analyses = false;
+  for (const auto& f : in) {
+    auto m = review::lang::analyze_file(f.path, f.text, o);
+    num(m->has_errors);
+    for (const auto& l : m->lines) { mix(l.code); mix(l.comment); num(l.function); num(l.cls); num(l.in_loop); num(l.in_condition); }
+    for (const auto& x : m->functions) { mix(x.qualified); mix(x.cls); mix(x.signature); num(x.start_line); num(x.end_line);
+      for (const auto& p : x.params) { mix(p.name); mix(p.default_value); mix(p.text); }
+      for (const auto& d : x.decorators) mix(d);
+      for (const auto& c : x.calls) mix(c); }
+    for (const auto& x : m->classes) { mix(x.qualified); num(x.start_line); num(x.end_line); for (const auto& b : x.bases) mix(b); }
+    for (const auto& x : m->calls) { mix(x.callee); mix(x.text); mix(x.function); num(x.line); num(x.column); num(x.end_line); num(x.in_loop);
+      for (const auto& a : x.args) mix(a);
+      for (const auto& [k, v] : x.kwargs) { mix(k); mix(v); } }
+    for (const auto& x : m->assignments) { mix(x.target); mix(x.value); mix(x.op); mix(x.function); mix(x.cls); mix(x.text); num(x.line); }
+    for (const auto& x : m->statements) { mix(x.kind); mix(x.text); mix(x.code); mix(x.function); num(x.line); num(x.end_line); num(x.header_end); }
+    for (const auto& x : m->imports) { mix(x.module); num(x.line); for (const auto& n : x.names) mix(n); }
+    for (const auto& x : m->branches) { mix(x.kind); mix(x.function); num(x.line); num(x.end_line); num(x.has_else);
+      for (const auto& a : x.arms) { mix(a.condition); num(a.line); } }
+    for (const auto& x : m->regions) { mix(x.kind); mix(x.function); num(x.line); num(x.end_line); }
+  }
+  return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager] [--ext .py]\n";
+    std::cerr << "usage: facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest] [--ext .py]\n";
     return 2;
   }
   fs::path root = argv[1];
@@ -123,8 +157,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (pass != "all" && pass != "parse" && pass != "extract" && pass != "analyses" && pass != "eager") {
-    std::cerr << "facts_bench: --pass must be all, parse, extract, analyses or eager\n";
+  if (pass != "all" && pass != "parse" && pass != "extract" && pass != "analyses" && pass != "eager" &&
+      pass != "digest") {
+    std::cerr << "facts_bench: --pass must be all, parse, extract, analyses, eager or digest\n";
     return 2;
   }
 
@@ -158,6 +193,10 @@ int main(int argc, char** argv) {
   }
   std::printf("files %zu\nbytes %zu\n", in.size(), bytes);
 
+  if (pass == "digest") {
+    std::printf("digest %016llx\n", static_cast<unsigned long long>(digest(in)));
+    return 0;
+  }
   if (pass != "all") {
     double t = pass == "parse" ? pass_parse(in) : pass == "extract" ? pass_extract(in)
                                                            : pass_analyses(in, pass == "eager", nullptr, nullptr, nullptr);

@@ -9,13 +9,62 @@ namespace {
 
 bool is(std::string_view t, const char* s) { return t == s; }
 
+/// Node kinds the walker dispatches on, by symbol id (no string compares on the hot path).
+enum Kind : uint8_t {
+  kOther, kComment, kModule, kBlock, kString, kFunction, kClass, kDecorated, kCall, kAssign,
+  kAugAssign, kNamedExpr, kImport, kImportFrom, kIf, kMatch, kFor, kWhile, kWith, kTry, kReturn,
+  kRaise, kComprehension, kInterpolation
+};
+
+/// Kind of every symbol of the Python grammar, looked up by name once. Every symbol id with a
+/// given name gets the same kind (aliases and duplicates included), so a kind test matches
+/// exactly what comparing ts_node_type() with the name would.
+const std::vector<Kind>& kind_table() {
+  static const std::vector<Kind> table = [] {
+    static constexpr std::pair<const char*, Kind> kNames[] = {
+        {"comment", kComment}, {"module", kModule}, {"block", kBlock}, {"string", kString},
+        {"function_definition", kFunction}, {"class_definition", kClass},
+        {"decorated_definition", kDecorated}, {"call", kCall}, {"assignment", kAssign},
+        {"augmented_assignment", kAugAssign}, {"named_expression", kNamedExpr},
+        {"import_statement", kImport}, {"import_from_statement", kImportFrom},
+        {"if_statement", kIf}, {"match_statement", kMatch}, {"for_statement", kFor},
+        {"while_statement", kWhile}, {"with_statement", kWith}, {"try_statement", kTry},
+        {"return_statement", kReturn}, {"raise_statement", kRaise},
+        {"list_comprehension", kComprehension}, {"set_comprehension", kComprehension},
+        {"dictionary_comprehension", kComprehension}, {"generator_expression", kComprehension},
+        {"interpolation", kInterpolation}};
+    const TSLanguage* lang = ts_language(Language::Python);
+    uint32_t n = ts_language_symbol_count(lang);
+    std::vector<Kind> t(n, kOther);
+    for (uint32_t sym = 0; sym < n; ++sym) {
+      const char* name = ts_language_symbol_name(lang, static_cast<TSSymbol>(sym));
+      if (!name) continue;
+      for (const auto& [k, v] : kNames)
+        if (std::strcmp(name, k) == 0) t[sym] = v;
+    }
+    return t;
+  }();
+  return table;
+}
+
+Kind kind_of(TSNode n) {
+  const auto& t = kind_table();
+  TSSymbol s = ts_node_symbol(n);
+  return s < t.size() ? t[s] : kOther;  // ERROR (65535) and the like
+}
+
+TSFieldId body_field() {
+  static const TSFieldId id = ts_language_field_id_for_name(ts_language(Language::Python), "body", 4);
+  return id;
+}
+
 class PyWalker {
  public:
   explicit PyWalker(Builder& b) : b_(b) {}
 
   void walk(TSNode root) {
     TSTreeCursor c = ts_tree_cursor_new(root);
-    visit(&c, Ctx{}, "", 0);
+    visit(&c, Ctx{}, kOther, 0);
     ts_tree_cursor_delete(&c);
     for (size_t i = 0; i < stmt_ranges_.size(); ++i)
       b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
@@ -26,13 +75,12 @@ class PyWalker {
   std::vector<std::string> pending_decorators_;
   std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
 
-  void visit_children(TSTreeCursor* c, const Ctx& inner, std::string_view type, int depth) {
+  void visit_children(TSTreeCursor* c, const Ctx& inner, Kind type, int depth) {
     if (!ts_tree_cursor_goto_first_child(c)) return;
-    bool loop = is(type, "for_statement") || is(type, "while_statement");
+    bool loop = type == kFor || type == kWhile;
     do {
       if (loop) {
-        const char* f = ts_tree_cursor_current_field_name(c);
-        if (f && std::strcmp(f, "body") == 0) {
+        if (ts_tree_cursor_current_field_id(c) == body_field()) {
           Ctx in_body = inner;
           ++in_body.loop;
           visit(c, in_body, type, depth + 1);
@@ -44,58 +92,50 @@ class PyWalker {
     ts_tree_cursor_goto_parent(c);
   }
 
-  void visit(TSTreeCursor* c, const Ctx& ctx, std::string_view parent, int depth) {
+  void visit(TSTreeCursor* c, const Ctx& ctx, Kind parent, int depth) {
     TSNode n = ts_tree_cursor_current_node(c);
     if (!ts_node_is_named(n)) return;
     if (depth > kMaxDepth) {
       b_.model.has_errors = true;
       return;
     }
-    std::string_view type = ts_node_type(n);
-    if (is(type, "comment")) {
+    Kind type = kind_of(n);
+    if (type == kComment) {
       b_.comment(n);
       return;
     }
-    if (is(parent, "module") || is(parent, "block")) statement(n, type, ctx);
-    if (is(type, "string")) {
+    if (parent == kModule || parent == kBlock) statement(n, ts_node_type(n), ctx);
+    if (type == kString) {
       string(c, n, ctx, depth);
       return;
     }
     Ctx inner = ctx;
-    if (is(type, "function_definition")) {
-      inner = function(n, ctx);
-    } else if (is(type, "class_definition")) {
-      inner = klass(n, ctx);
-    } else if (is(type, "decorated_definition")) {
-      decorators(n);
-    } else if (is(type, "call")) {
-      call(n, ctx);
-    } else if (is(type, "assignment") || is(type, "augmented_assignment") ||
-               is(type, "named_expression")) {
-      assignment(n, type, ctx);
-    } else if (is(type, "import_statement") || is(type, "import_from_statement")) {
-      import(n, type);
-    } else if (is(type, "if_statement")) {
-      if_chain(n, ctx);
-      ++inner.cond;
-    } else if (is(type, "match_statement")) {
-      match(n, ctx);
-      ++inner.cond;
-    } else if (is(type, "for_statement")) {
-      region("for", n, ctx);
-    } else if (is(type, "while_statement")) {
-      region("while", n, ctx);
-    } else if (is(type, "with_statement")) {
-      region("with", n, ctx);
-    } else if (is(type, "try_statement")) {
-      region("try", n, ctx);
-    } else if (is(type, "return_statement")) {
-      region("return", n, ctx);
-    } else if (is(type, "raise_statement")) {
-      region("raise", n, ctx);
-    } else if (is(type, "list_comprehension") || is(type, "set_comprehension") ||
-               is(type, "dictionary_comprehension") || is(type, "generator_expression")) {
-      inner.comprehension = true;
+    switch (type) {
+      case kFunction: inner = function(n, ctx); break;
+      case kClass: inner = klass(n, ctx); break;
+      case kDecorated: decorators(n); break;
+      case kCall: call(n, ctx); break;
+      case kAssign:
+      case kAugAssign:
+      case kNamedExpr: assignment(n, type, ctx); break;
+      case kImport:
+      case kImportFrom: import(n, type); break;
+      case kIf:
+        if_chain(n, ctx);
+        ++inner.cond;
+        break;
+      case kMatch:
+        match(n, ctx);
+        ++inner.cond;
+        break;
+      case kFor: region("for", n, ctx); break;
+      case kWhile: region("while", n, ctx); break;
+      case kWith: region("with", n, ctx); break;
+      case kTry: region("try", n, ctx); break;
+      case kReturn: region("return", n, ctx); break;
+      case kRaise: region("raise", n, ctx); break;
+      case kComprehension: inner.comprehension = true; break;
+      default: break;
     }
     b_.mark(n, inner);
     visit_children(c, inner, type, depth);
@@ -115,10 +155,10 @@ class PyWalker {
     if (!ts_tree_cursor_goto_first_child(c)) return;
     do {
       TSNode ch = ts_tree_cursor_current_node(c);
-      if (is(type_of(ch), "interpolation")) {
+      if (kind_of(ch) == kInterpolation) {
         for (uint32_t i = ts_node_start_byte(ch); i < ts_node_end_byte(ch) && i < b_.code.size(); ++i)
           b_.code[i] = b_.source[i];
-        visit(c, ctx, "string", depth + 1);
+        visit(c, ctx, kString, depth + 1);
       }
     } while (ts_tree_cursor_goto_next_sibling(c));
     ts_tree_cursor_goto_parent(c);
@@ -284,11 +324,11 @@ class PyWalker {
     out.push_back(b_.flat(t));
   }
 
-  void assignment(TSNode n, std::string_view type, const Ctx& ctx) {
+  void assignment(TSNode n, Kind type, const Ctx& ctx) {
     std::vector<std::string> names;
     TSNode value;
     std::string op;
-    if (is(type, "named_expression")) {
+    if (type == kNamedExpr) {
       names.push_back(b_.str(field(n, "name")));
       value = field(n, "value");
       op = ":=";
@@ -296,7 +336,7 @@ class PyWalker {
       targets(field(n, "left"), names);
       value = field(n, "right");
       while (!ts_node_is_null(value) && is(type_of(value), "assignment")) value = field(value, "right");
-      if (is(type, "augmented_assignment"))
+      if (type == kAugAssign)
         op = b_.str(field(n, "operator"));
       else
         op = ts_node_is_null(value) ? ":" : "=";
@@ -315,10 +355,10 @@ class PyWalker {
     }
   }
 
-  void import(TSNode n, std::string_view type) {
+  void import(TSNode n, Kind type) {
     int line = start_line(n);
     uint32_t count = ts_node_named_child_count(n);
-    if (is(type, "import_statement")) {
+    if (type == kImport) {
       for (uint32_t i = 0; i < count; ++i) {
         TSNode ch = ts_node_named_child(n, i);
         std::string_view t = type_of(ch);
