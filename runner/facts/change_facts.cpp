@@ -298,6 +298,7 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   if (!text) return nullptr;
   lang::AnalyzeOptions o;
   o.max_bytes = options_.max_file_bytes;
+  o.analyses = analyses_wanted_.load();  // run them on this tree: saves a second parse later
   auto m = lang::analyze_file(path, *text, o);
   std::lock_guard lock(mu_);
   if (m->skipped) notes_.push_back(path + ": " + m->note);
@@ -348,6 +349,28 @@ void ChangeFacts::prefetch(const std::vector<FileRef>& refs) {
     for (size_t i = 0; i < out.size(); ++i)
       models_.emplace((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, out[i]);
   }
+}
+
+void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
+  unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
+                                    : std::max(1u, std::thread::hardware_concurrency());
+  if (refs.size() < 2 || jobs < 2) return;  // the accessors run them on demand
+  std::vector<std::shared_ptr<const lang::SourceModel>> ms;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& r : refs) {
+      auto it = models_.find((r.base ? "b:" : "h:") + r.path);
+      if (it != models_.end() && it->second) ms.push_back(it->second);
+    }
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < ms.size();) ms[i]->branch_chains();  // runs both analyses once
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<size_t>(jobs, ms.size()); ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
 }
 
 // ---- queries ----
@@ -603,8 +626,11 @@ const std::vector<std::pair<FactPtr, int>>& ChangeFacts::branch_facts(const File
 }
 
 std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string& source) {
+  bool analyses = source == "branches" || source == "dispatch_cases" || source == "unbound_reads";
+  if (analyses) analyses_wanted_ = true;
   auto refs = files_of(scope);
   prefetch(refs);
+  if (analyses) prefetch_analyses(refs);
   std::vector<FactPtr> out;
   for (const auto& r : refs) {
     if (source == "functions") {

@@ -9,6 +9,7 @@
 // repo scope is listed lazily from ContentSource::head_files() and parsed in parallel.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -82,6 +83,9 @@ class ChangeFacts : public dsl::Facts {
   std::vector<FileRef> files_of(const dsl::Scope& scope);
   const std::vector<std::string>& repo_files();
   void prefetch(const std::vector<FileRef>& refs);
+  /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
+  /// models on the parser threads.
+  void prefetch_analyses(const std::vector<FileRef>& refs);
   std::optional<std::string> read_text(const std::string& path, bool base, const change::ChangedFile* cf);
   std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text);
   bool added_in(const FileRef& f, int line) const;
@@ -108,6 +112,8 @@ class ChangeFacts : public dsl::Facts {
   std::vector<std::string> notes_;
   std::function<void(const std::string&, bool)> hook_;
 
+  /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.
+  std::atomic<bool> analyses_wanted_{false};
   std::optional<std::vector<std::string>> repo_files_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;
   std::map<std::string, std::vector<dsl::FactPtr>> fn_cache_;
