@@ -128,6 +128,27 @@ uint64_t digest(const std::vector<Input>& in) {
   return h;
 }
 
+// The same over the analyses' results (branch chains of every file).
+uint64_t analyses_digest(const std::vector<Input>& in) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::string_view s) {
+    for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  auto num = [&](long v) { mix(std::to_string(v)); };
+  review::lang::AnalyzeOptions o;
+  o.analyses = true;
+  for (const auto& f : in) {
+    auto m = review::lang::analyze_file(f.path, f.text, o);
+    for (const auto& c : m->branch_chains()) {
+      num(c.line); num(c.end_line); mix(c.kind); mix(c.subject); mix(c.function); num(c.has_else); num(c.else_raises); mix(c.else_kind);
+      for (const auto& a : c.arms) { mix(a.condition); num(a.line); for (const auto& [x, y] : a.compares) { mix(x); mix(y); } for (const auto& x : a.ops) mix(x); }
+    }
+    num(static_cast<long>(m->unbound_reads().size()));
+  }
+  return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -195,6 +216,7 @@ int main(int argc, char** argv) {
 
   if (pass == "digest") {
     std::printf("digest %016llx\n", static_cast<unsigned long long>(digest(in)));
+    std::printf("analyses_digest %016llx\n", static_cast<unsigned long long>(analyses_digest(in)));
     return 0;
   }
   if (pass != "all") {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <set>
 
+extern "C" const TSLanguage* tree_sitter_python(void);
+
 namespace review::analysis {
 namespace {
 
@@ -266,6 +268,44 @@ void py_pattern_values(TSNode p, const std::string& subj, std::string_view src, 
     out.push_back({subj, py_value(p, src), "case"});
 }
 
+enum class PyKind : uint8_t { Other, Def, If, Match, Ternary };
+
+// The walker's node kinds by symbol id, looked up by name once per grammar: every symbol with a
+// given name gets the kind (aliases included), so a test matches what comparing ts_node_type()
+// with the name would.
+PyKind py_kind(TSNode n) {
+  struct Table {
+    const TSLanguage* lang = nullptr;
+    std::vector<PyKind> kinds;
+  };
+  static const Table table = [] {
+    Table t;
+    t.lang = tree_sitter_python();
+    uint32_t count = ts_language_symbol_count(t.lang);
+    t.kinds.assign(count, PyKind::Other);
+    for (uint32_t s = 0; s < count; ++s) {
+      const char* name = ts_language_symbol_name(t.lang, static_cast<TSSymbol>(s));
+      if (!name) continue;
+      if (!std::strcmp(name, "function_definition") || !std::strcmp(name, "class_definition")) t.kinds[s] = PyKind::Def;
+      else if (!std::strcmp(name, "if_statement")) t.kinds[s] = PyKind::If;
+      else if (!std::strcmp(name, "match_statement")) t.kinds[s] = PyKind::Match;
+      else if (!std::strcmp(name, "conditional_expression")) t.kinds[s] = PyKind::Ternary;
+    }
+    return t;
+  }();
+  if (ts_node_is_null(n)) return PyKind::Other;
+  if (ts_tree_language(n.tree) != table.lang) {  // another grammar: compare names
+    const char* t = ts_node_type(n);
+    if (!std::strcmp(t, "function_definition") || !std::strcmp(t, "class_definition")) return PyKind::Def;
+    if (!std::strcmp(t, "if_statement")) return PyKind::If;
+    if (!std::strcmp(t, "match_statement")) return PyKind::Match;
+    if (!std::strcmp(t, "conditional_expression")) return PyKind::Ternary;
+    return PyKind::Other;
+  }
+  TSSymbol s = ts_node_symbol(n);
+  return s < table.kinds.size() ? table.kinds[s] : PyKind::Other;
+}
+
 struct PyWalker {
   std::string_view src;
   std::vector<BranchChain>& out;
@@ -278,23 +318,36 @@ struct PyWalker {
     return s;
   }
 
-  void walk(TSNode n, bool ternary_continuation = false) {
-    if (ts_node_is_null(n)) return;
+  void walk(TSNode root) {
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    walk(&c, false);
+    ts_tree_cursor_delete(&c);
+  }
+
+  // One cursor for the whole walk and symbol-id dispatch: no per-node allocation or strcmp.
+  void walk(TSTreeCursor* cur, bool ternary_continuation) {
+    TSNode n = ts_tree_cursor_current_node(cur);
+    PyKind k = py_kind(n);
     bool pushed = false;
-    if (is(n, "function_definition") || is(n, "class_definition")) {
+    if (k == PyKind::Def) {
       names.emplace_back(text_of(field(n, "name"), src));
       pushed = true;
-    } else if (is(n, "if_statement")) {
+    } else if (k == PyKind::If) {
       if_chain(n);
-    } else if (is(n, "match_statement")) {
+    } else if (k == PyKind::Match) {
       match_chain(n);
-    } else if (is(n, "conditional_expression") && !ternary_continuation) {
+    } else if (k == PyKind::Ternary && !ternary_continuation) {
       ternary_chain(n);
     }
-    if (++depth <= kMaxWalkDepth) {
-      auto kids = named_children(n);
-      for (uint32_t i = 0; i < kids.size(); ++i)
-        walk(kids[i], is(n, "conditional_expression") && i == 2 && is(kids[i], "conditional_expression"));
+    if (++depth <= kMaxWalkDepth && ts_tree_cursor_goto_first_child(cur)) {
+      uint32_t i = 0;
+      do {
+        TSNode ch = ts_tree_cursor_current_node(cur);
+        if (!ts_node_is_named(ch)) continue;
+        walk(cur, k == PyKind::Ternary && i == 2 && py_kind(ch) == PyKind::Ternary);
+        ++i;
+      } while (ts_tree_cursor_goto_next_sibling(cur));
+      ts_tree_cursor_goto_parent(cur);
     }
     --depth;
     if (pushed) names.pop_back();
