@@ -1,6 +1,9 @@
 #include "runner/lang/tree.hpp"
 
+#include <cctype>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 extern "C" const TSLanguage* tree_sitter_cpp(void);
@@ -27,6 +30,31 @@ TSParser* thread_parser(Language lang) {
   return slot.get();
 }
 
+// tree-sitter 0.20.7 stores a node's child count in 16 bits: a node with 65,536 or more
+// children (an ERROR node over ~65,536 unclosed brackets) keeps the count modulo 65,536, sees
+// only the tail of its children, and ts_tree_delete then frees a pointer into the middle of
+// their array (the count is 32 bits from tree-sitter 0.20.8 on). Sizes are summed over the
+// children it sees, so such a tree ends at least 65,536 bytes (one per lost token) before the
+// text does; a sound tree ends where the text's trailing whitespace begins.
+bool has_wrapped_child_count(TSTree* tree, std::string_view source) {
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root)) return false;
+  const size_t end = ts_node_end_byte(root);
+  if (end >= source.size() || source.size() - end < 65536) return false;
+  for (size_t i = end; i < source.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(source[i]);
+    if (ch < 0x80 && !std::isspace(ch) && ch != '\\') return true;
+  }
+  return false;
+}
+
+// Trees that must never be freed (see has_wrapped_child_count); kept reachable on purpose.
+std::mutex quarantine_mutex;
+std::vector<TSTree*>& quarantine() {
+  static auto* trees = new std::vector<TSTree*>;
+  return *trees;
+}
+
 }  // namespace
 
 TSNode Tree::root() const {
@@ -48,7 +76,15 @@ Tree parse_tree(Language lang, std::string_view source) {
   if (!ts_language(lang)) return Tree{};
   TSParser* p = thread_parser(lang);
   TSTree* t = ts_parser_parse_string(p, nullptr, source.data(), static_cast<uint32_t>(source.size()));
-  if (!t) ts_parser_reset(p);
+  if (!t) {
+    ts_parser_reset(p);
+    return Tree{};
+  }
+  if (has_wrapped_child_count(t, source)) {
+    std::lock_guard<std::mutex> lock(quarantine_mutex);
+    quarantine().push_back(t);
+    return Tree{};
+  }
   return Tree(t);
 }
 

@@ -39,7 +39,9 @@ class Tree {
 const TSLanguage* ts_language(Language lang);
 
 /// Parses `source` (UTF-8) with a thread-local parser for `lang`. Returns an empty Tree for
-/// languages without a tree-sitter grammar, or when parsing is cancelled by the 20 s timeout.
+/// languages without a tree-sitter grammar, or when parsing is cancelled by the 20 s timeout,
+/// or when the tree has a node of 65,536+ children (e.g. ~65,536 unclosed brackets), which
+/// tree-sitter 0.20.7 cannot free safely: that tree is set aside, never freed.
 /// The tree refers to byte offsets of `source`; keep `source` alive while reading node text.
 Tree parse_tree(Language lang, std::string_view source);
 
