@@ -52,8 +52,18 @@ def commit_message(repo, sha):
     return subject.strip(), body.strip()
 
 
-def run_runner(args, repo, base, head):
-    """Returns (findings list, error text or None, seconds)."""
+def run_runner(args, repo, base, head, name=None):
+    """Returns (findings list, error text or None, seconds). With --dump, also writes the findings
+    to DUMP/NAME.json."""
+    fs, err, dt = _run_runner(args, repo, base, head)
+    if args.dump and name:
+        os.makedirs(args.dump, exist_ok=True)
+        with open(os.path.join(args.dump, name + ".json"), "w") as fh:
+            json.dump({"findings": fs, "error": err, "seconds": dt}, fh, indent=1)
+    return fs, err, dt
+
+
+def _run_runner(args, repo, base, head):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
         cmd = [args.runner, "--ruleset", args.ruleset, "--repo", repo, "--base", base,
@@ -78,6 +88,9 @@ def run_runner(args, repo, base, head):
         err = None
         if p.returncode not in (0, 1):
             err = "exit %d: %s" % (p.returncode, p.stderr.strip()[:300])
+        diags = doc.get("diagnostics", []) if isinstance(doc, dict) else []
+        if diags:  # e.g. a rule stopped by its time budget: its findings are lost
+            err = "; ".join(([err] if err else []) + [str(d) for d in diags])
         return fs, err, dt
 
 
@@ -103,8 +116,13 @@ def main():
     ap.add_argument("--only", default=None, help="comma-separated case ids (skips noise)")
     ap.add_argument("--skip-noise", action="store_true")
     ap.add_argument("--skip-cases", action="store_true", help="only the noise list")
-    ap.add_argument("--filter", default="context",
-                    help="runner --filter for every run (default context: findings on added lines and hunk context)")
+    ap.add_argument("--noise-shas", default=None,
+                    help="comma-separated sha prefixes: run only these noise commits")
+    ap.add_argument("--filter", default="added",
+                    help="runner --filter for every run (default added, what users get: findings on added "
+                         "lines and findings the change touches)")
+    ap.add_argument("--dump", default=None,
+                    help="directory: write every run's findings as NAME.json (case id or noise sha)")
     ap.add_argument("--no-message", action="store_true",
                     help="do not pass the head commit's subject/body as --title/--body")
     args = ap.parse_args()
@@ -134,7 +152,7 @@ def main():
     for c in cases:
         key = (c["repo"], c["base_sha"], c["head_sha"])
         if key not in cache:
-            cache[key] = run_runner(args, repo_dir(c["repo"], args), c["base_sha"], c["head_sha"])
+            cache[key] = run_runner(args, repo_dir(c["repo"], args), c["base_sha"], c["head_sha"], c["id"])
         fs, err, dt = cache[key]
         ids = RULE_ALIASES.get(c["rule"], {c["rule"]})
         line = int(c["line"])
@@ -172,12 +190,17 @@ def main():
     # ---- noise ------------------------------------------------------------------------------
     if not args.only and not args.skip_noise:
         noise = [n for n in read_tsv(args.noise) if n["repo"] == "ROCm/ATOM"]
+        if args.noise_shas:
+            pre = args.noise_shas.split(",")
+            noise = [n for n in noise if any(n["sha"].startswith(p) for p in pre)]
         counts = []
         blocks = []
         by_rule = collections.Counter()
         errors = []
+        secs = []
         for n in noise:
-            fs, err, dt = run_runner(args, args.atom, n["parent"], n["sha"])
+            fs, err, dt = run_runner(args, args.atom, n["parent"], n["sha"], "noise-" + n["sha"][:10])
+            secs.append(dt)
             if err:
                 errors.append((n["sha"][:10], err))
             sev = collections.Counter(f.get("severity") for f in fs if not f.get("suppressed"))
@@ -196,6 +219,12 @@ def main():
             emit("- median warn+block findings per commit: **%s** (mean %.2f, max %d)" %
                  (statistics.median(wb), statistics.mean(wb), max(wb)))
             emit("- commits with no warn/block finding: %d of %d" % (sum(1 for x in wb if x == 0), len(wb)))
+            for i, name in ((1, "block"), (2, "warn"), (3, "note")):
+                xs = [c[i] for c in counts]
+                emit("- %s per commit: median %s, mean %.2f, max %d, total %d" %
+                     (name, statistics.median(xs), statistics.mean(xs), max(xs), sum(xs)))
+            emit("- seconds per commit: median %.1f, mean %.1f, max %.1f" %
+                 (statistics.median(secs), statistics.mean(secs), max(secs)))
             emit("- totals: block %d, warn %d, note %d\n" % (sum(c[1] for c in counts), sum(c[2] for c in counts),
                                                              sum(c[3] for c in counts)))
         emit("### warn/block findings by rule\n")
