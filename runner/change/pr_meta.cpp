@@ -54,6 +54,9 @@ json load(const std::string& path) {
     }
     throw InputError{path + ":" + std::to_string(line) + ":" + std::to_string(col),
                      "not valid JSON: " + found};
+  } catch (const json::exception&) {
+    // out_of_range 406: a number beyond double's range, e.g. 1e400 (nlohmann/json 3.11).
+    throw InputError{path, "not valid JSON: a number too large to read"};
   }
 }
 

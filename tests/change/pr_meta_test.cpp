@@ -86,6 +86,25 @@ TEST_CASE("PR metadata: errors name the file, the position or the field") {
   }
 }
 
+TEST_CASE("PR metadata: a number beyond double's range is an input error") {
+  TempDir tmp;
+  for (const char* text : {"{\"pull_request\": {\"number\": 1e400}}", "{\"number\": -1e999, \"title\": \"t\"}"}) {
+    INFO(text);
+    write_file(tmp.path / "e.json", text);
+    const std::string path = (tmp.path / "e.json").string();
+    PrMeta m;
+    for (bool gh : {false, true}) {
+      try {
+        gh ? read_gh_pr_json(path, m) : read_event_json(path, m);
+        FAIL("no error");
+      } catch (const InputError& e) {
+        CHECK(e.where == path);
+        CHECK(e.message == "not valid JSON: a number too large to read");
+      }
+    }
+  }
+}
+
 TEST_CASE("strip_html_comments") {
   CHECK(strip_html_comments("a<!-- x -->b") == "ab");
   CHECK(strip_html_comments("a<!-- one -->b<!--two-->c") == "abc");
