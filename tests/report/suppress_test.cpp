@@ -90,4 +90,5 @@ TEST_CASE("read_baseline errors") {
   CHECK(err("{\"a\":1}") == "b.json: expected a JSON array of fingerprint strings");
   CHECK(err("[1]") == "b.json: expected a JSON array of fingerprint strings");
   CHECK(err("[").rfind("b.json: not valid JSON: ", 0) == 0);
+  CHECK(err("[1e400]").rfind("b.json: not valid JSON: ", 0) == 0);  // out_of_range, not parse_error
 }
