@@ -113,6 +113,31 @@ TEST_CASE("runner merge joins SARIF runs of one tool and category") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("runner merge: wrong JSON types and huge numbers are input errors (3), not internal errors") {
+  fs::path dir = fs::temp_directory_path() / ("review-merge-bad-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  struct Row {
+    const char* text;
+    const char* message;
+  };
+  const Row rows[] = {
+      {R"({"version": 5, "runs": []})", ": not a SARIF 2.1.0 log (no \"version\": \"2.1.0\" with a \"runs\" array)\n"},
+      {R"({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t", "rules": [1]}}, "results": [{"ruleId": "x"}]}]})",
+       ": not a SARIF 2.1.0 log (a field has the wrong type)\n"},
+      {R"({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "t"}}, "results": [{"ruleId": 1e400}]}]})",
+       ": not JSON (a number too large to read)\n"},
+  };
+  for (const auto& row : rows) {
+    INFO(row.text);
+    const auto f = (dir / "x.sarif").string();
+    std::ofstream(f) << row.text;
+    auto r = runner({"merge", f, f, "-o", (dir / "m.sarif").string()});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err == f + row.message);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message") {
   struct Row {
     std::vector<std::string> args;
