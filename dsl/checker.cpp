@@ -161,18 +161,67 @@ class Checker {
       error(re.span, "invalid regex: " + err);
       return;
     }
-    for (const auto& h : c->holes) {
-      if (lookup(h.name)) continue;
-      Span s = re.span;
-      s.column += static_cast<int>(h.offset) + 1;
-      s.offset += h.offset + 1;
-      s.length = static_cast<int>(h.name.size()) + 2;
-      error(s, "unknown variable `" + h.name + "` in the regex hole `{" + h.name + "}`" +
-                   did_you_mean(h.name, visible_names()));
-    }
+    for (const auto& h : c->holes) check_hole(re, h);
     std::shared_ptr<const CompiledRegex> shared(std::move(c));
     out.regexes[&re] = shared;
     if (key_override) out.regexes[key_override] = shared;
+  }
+
+  /// Returns the byte offset in the regex token as written (`/` included) of offset `decoded` of
+  /// its decoded pattern (`\/` is one byte shorter once decoded).
+  static size_t raw_offset(const Expr& re, size_t decoded) {
+    size_t i = 1, k = 0;
+    const std::string& raw = re.raw;
+    while (k < decoded && i < raw.size()) {
+      if (raw[i] == '\\' && i + 1 < raw.size()) {
+        k += raw[i + 1] == '/' ? 1 : 2;
+        i += 2;
+      } else {
+        ++i;
+        ++k;
+      }
+    }
+    return raw.empty() ? decoded + 1 : i;
+  }
+
+  /// A `{name}` / `{name.field...}` hole of a regex: the name must be a bound variable, a capture
+  /// of an earlier `~`, a `let` or `pr`; the fields must exist; the value must be text.
+  void check_hole(const Expr& re, const RegexHole& h) {
+    Span s = re.span;
+    size_t at = raw_offset(re, h.offset);
+    s.column += static_cast<int>(at);
+    s.offset += at;
+    s.length = static_cast<int>(h.length);
+    const std::string shown = "{" + h.text() + "}";
+    const bool known = lookup(h.name) || lets_.count(h.name) || (h.name == "pr" && source("pr"));
+    if (!known) {
+      error(s, "unknown variable `" + h.name + "` in the regex hole `" + shown + "`" +
+                   did_you_mean(h.name, visible_names()));
+      return;
+    }
+    Expr v;
+    v.kind = Expr::Kind::Var;
+    v.text = h.name;
+    v.span = s;
+    v.path = h.path;
+    size_t col = 1 + h.name.size();  // offset of the `.` before the first field, from `{`
+    for (const auto& f : h.path) {
+      Span fs = s;
+      fs.column += static_cast<int>(col + 1);
+      fs.offset += col + 1;
+      fs.length = static_cast<int>(f.size());
+      v.path_spans.push_back(fs);
+      col += 1 + f.size();
+    }
+    size_t before = out.diagnostics.size();
+    SType t = check_var(v);
+    if (out.diagnostics.size() != before) return;
+    if (t.regex) {
+      error(s, "the regex hole `" + shown + "` names a regex let; a hole inserts text, quoted");
+    } else if (t.type == Type::List || t.type == Type::Bool) {
+      error(s, "the regex hole `" + shown + "` must give a string or an integer, got " +
+                   std::string(type_name(t.type)));
+    }
   }
 
   SType check_var(const Expr& e) {

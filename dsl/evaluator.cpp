@@ -202,16 +202,18 @@ class Evaluator {
     return out;
   }
 
-  Value var(const Expr& e) {
+  /// The value of `name.path[0].path[1]...`: a binding, else a let, else `pr`; null when a link
+  /// of the chain is not a fact.
+  Value resolve(const std::string& name, const std::vector<std::string>& path) {
     Value v;
-    if (const Value* b = lookup(e.text)) {
+    if (const Value* b = lookup(name)) {
       v = *b;
-    } else if (auto it = p_.lets.find(e.text); it != p_.lets.end()) {
-      v = p_.data.let(e.text);
-    } else if (e.text == "pr") {
+    } else if (auto it = p_.lets.find(name); it != p_.lets.end()) {
+      v = p_.data.let(name);
+    } else if (name == "pr") {
       v = pr();
     }
-    for (const auto& f : e.path) {
+    for (const auto& f : path) {
       const FactPtr& fact = v.as_fact();
       if (!fact) return {};
       v = fact->get(f);
@@ -219,16 +221,21 @@ class Evaluator {
     return v;
   }
 
+  Value var(const Expr& e) { return resolve(e.text, e.path); }
+
   bool match(const Expr& e, const Value& lhs, bool bind) {
     auto it = p_.regexes.find(e.kids[1].get());
     if (it == p_.regexes.end()) return false;
     const CompiledRegex& cr = *it->second;
     std::vector<std::string> holes;
     for (const auto& h : cr.holes) {
-      const Value* b = lookup(h.name);
-      holes.push_back(b ? b->to_text() : std::string());
+      Value v = resolve(h.name, h.path);
+      // A capture of an alternative that did not run inserts "" (`{kw}{kw2}` after `a ~ /(?P<kw>..)/
+      // or b ~ /(?P<kw2>..)/`); a field chain that ends in null has nothing to insert: no match.
+      if (v.is_null() && !h.path.empty()) return false;
+      holes.push_back(v.to_text());
     }
-    const re2::RE2* re = cr.instance(holes);
+    std::shared_ptr<const re2::RE2> re = cr.instance(holes);
     if (!re) return false;
     std::vector<std::string> groups;
     auto try_one = [&](const Value& v) {

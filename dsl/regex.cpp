@@ -10,7 +10,7 @@ std::string substitute(const std::string& p, const std::vector<RegexHole>& holes
   for (size_t i = 0; i < holes.size(); ++i) {
     out.append(p, at, holes[i].offset - at);
     out += i < values.size() ? values[i] : std::string("x");
-    at = holes[i].offset + holes[i].name.size() + 2;
+    at = holes[i].offset + holes[i].length;
   }
   out.append(p, at, std::string::npos);
   return out;
@@ -21,7 +21,7 @@ std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::st
   auto c = std::make_unique<CompiledRegex>();
   c->pattern = pattern;
   c->holes = regex_holes(pattern);
-  auto re = std::make_unique<const re2::RE2>(substitute(pattern, c->holes, {}), re2::RE2::Quiet);
+  auto re = std::make_shared<const re2::RE2>(substitute(pattern, c->holes, {}), re2::RE2::Quiet);
   if (!re->ok()) {
     error = re->error();
     if (!re->error_arg().empty() && error.find(re->error_arg()) == std::string::npos)
@@ -35,18 +35,29 @@ std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::st
   return c;
 }
 
-const re2::RE2* CompiledRegex::instance(const std::vector<std::string>& values) const {
-  if (holes.empty()) return re.get();
+std::shared_ptr<const re2::RE2> CompiledRegex::instance(const std::vector<std::string>& values) const {
+  if (holes.empty()) return re;
   std::vector<std::string> quoted;
   for (const auto& v : values) quoted.push_back(re2::RE2::QuoteMeta(v));
   std::string p = substitute(pattern, holes, quoted);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = cache_.find(p);
-  if (it == cache_.end()) {
-    auto r = std::make_unique<const re2::RE2>(p, re2::RE2::Quiet);
-    it = cache_.emplace(p, r->ok() ? std::move(r) : nullptr).first;
+  if (it != cache_.end()) return it->second;
+  if (cache_.size() >= kMaxRegexInstances) {
+    // forget the oldest instance; callers holding it keep it alive through their shared_ptr
+    cache_.erase(order_.front());
+    order_.pop_front();
   }
-  return it->second.get();
+  auto r = std::make_shared<const re2::RE2>(p, re2::RE2::Quiet);
+  std::shared_ptr<const re2::RE2> kept = r->ok() ? std::move(r) : nullptr;
+  cache_.emplace(p, kept);
+  order_.push_back(std::move(p));
+  return kept;
+}
+
+size_t CompiledRegex::cached_instances() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cache_.size();
 }
 
 bool regex_search(const re2::RE2& re, std::string_view text, std::vector<std::string>* groups) {

@@ -1,10 +1,13 @@
 // Regex literals of the rule language, compiled once with RE2 (linear time on any input).
 //
 // A literal without `{name}` holes is compiled at load time and never again. A literal with holes
-// (`/\bdel\s+self\.{orig}\b/`) is validated at load time with each hole replaced by `x`, and at
-// evaluation compiled once per distinct captured text (quoted with RE2::QuoteMeta), cached.
+// (`/\bdel\s+self\.{orig}\b/`, `/{h.name}\(/`) is validated at load time with each hole replaced
+// by `x`, and at evaluation compiled once per distinct inserted text (quoted with RE2::QuoteMeta),
+// cached by the final pattern text; the cache keeps at most kMaxRegexInstances patterns per
+// literal and forgets the oldest first.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,20 +21,28 @@
 
 namespace review::dsl {
 
+/// Compiled instances of one holed regex kept at a time (RE2 programs cost a few KB each).
+inline constexpr size_t kMaxRegexInstances = 1024;
+
 /// Neither copyable nor movable (holds RE2 and a mutex); keep it in a unique_ptr.
 struct CompiledRegex {
   std::string pattern;                  ///< as written (after `\/` decoding)
   std::vector<RegexHole> holes;
-  std::unique_ptr<const re2::RE2> re;   ///< the static regex (holes replaced by `x`)
+  std::shared_ptr<const re2::RE2> re;   ///< the static regex (holes replaced by `x`)
   std::vector<std::string> group_names; ///< by group index (1-based; [0] unused); "" = unnamed
 
-  /// Returns the regex for the given hole values (one per hole, in order), compiling and caching
-  /// it on first use; returns `re` when there are no holes; nullptr if RE2 rejects it.
-  const re2::RE2* instance(const std::vector<std::string>& hole_values) const;
+  /// Returns the regex for the given hole values (one per hole, in order, inserted quoted with
+  /// RE2::QuoteMeta), compiling and caching it on first use; returns `re` when there are no
+  /// holes; nullptr if RE2 rejects it (e.g. a value so long the program exceeds RE2's memory
+  /// budget). Thread-safe; the result stays valid while held even if the cache drops it.
+  std::shared_ptr<const re2::RE2> instance(const std::vector<std::string>& hole_values) const;
+  /// Returns how many instances the cache holds now (at most kMaxRegexInstances).
+  size_t cached_instances() const;
 
  private:
   mutable std::mutex mu_;
-  mutable std::map<std::string, std::unique_ptr<const re2::RE2>> cache_;
+  mutable std::map<std::string, std::shared_ptr<const re2::RE2>> cache_;
+  mutable std::deque<std::string> order_;  ///< cache keys, oldest first
 };
 
 /// Compiles `pattern` with RE2::Quiet. Returns the regex, or null with `error` set to RE2's

@@ -90,16 +90,41 @@ std::vector<RegexHole> regex_holes(std::string_view p) {
       continue;
     }
     if (p[i] != '{') continue;
-    size_t j = i + 1;
-    if (j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '_')) {
-      while (j < p.size() && (std::isalnum(static_cast<unsigned char>(p[j])) || p[j] == '_')) ++j;
-      if (j < p.size() && p[j] == '}') {
-        out.push_back({i, std::string(p.substr(i + 1, j - i - 1))});
-        i = j;
+    auto ident_start = [&](size_t k) {
+      return k < p.size() && (std::isalpha(static_cast<unsigned char>(p[k])) || p[k] == '_');
+    };
+    auto ident_end = [&](size_t k) {
+      while (k < p.size() && (std::isalnum(static_cast<unsigned char>(p[k])) || p[k] == '_')) ++k;
+      return k;
+    };
+    if (!ident_start(i + 1)) continue;
+    RegexHole h;
+    h.offset = i;
+    size_t j = ident_end(i + 1);
+    h.name = std::string(p.substr(i + 1, j - i - 1));
+    bool ok = true;
+    while (ok && j < p.size() && p[j] == '.') {
+      if (!ident_start(j + 1)) {
+        ok = false;
+        break;
       }
+      size_t k = ident_end(j + 1);
+      h.path.emplace_back(p.substr(j + 1, k - j - 1));
+      j = k;
+    }
+    if (ok && j < p.size() && p[j] == '}') {
+      h.length = j - i + 1;
+      out.push_back(std::move(h));
+      i = j;
     }
   }
   return out;
+}
+
+std::string RegexHole::text() const {
+  std::string s = name;
+  for (const auto& f : path) s += "." + f;
+  return s;
 }
 
 std::vector<int> example_marker_lines(std::string_view code, std::string_view id) {

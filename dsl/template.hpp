@@ -20,13 +20,20 @@ std::string dedent(std::string_view text);
 /// Returns the body of a regex token `/.../` with `\/` turned into `/`.
 std::string decode_regex_literal(std::string_view token);
 
-/// A `{name}` hole in a regex pattern: byte offset of `{` in the pattern and the name.
+/// A `{name}` or `{name.field.field}` hole in a regex pattern: byte offset of `{` in the pattern,
+/// the variable name, the field chain after it (possibly empty) and the length of the whole hole
+/// in bytes, braces included.
 struct RegexHole {
   size_t offset = 0;
   std::string name;
+  std::vector<std::string> path;
+  size_t length = 0;
+  /// Returns the hole as written without braces: "name" or "name.field.field".
+  std::string text() const;
 };
-/// Returns every `{identifier}` in `pattern` that is not preceded by a backslash escape and not a
-/// `\p{..}`/`\P{..}` class (numeric `{3,4}` repetitions never look like identifiers).
+/// Returns every `{identifier}` or `{identifier.identifier...}` in `pattern` that is not preceded
+/// by a backslash escape and not a `\p{..}`/`\P{..}` class (numeric `{3,4}` repetitions never
+/// look like identifiers). Anything else in braces (`{a.}`, `{a-b}`) is left to RE2.
 std::vector<RegexHole> regex_holes(std::string_view pattern);
 
 /// Returns the 1-based lines of `code` carrying a `# <- ID` or `// <- ID` marker for rule `id`

@@ -66,6 +66,22 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:43: error: unknown variable `nope` in the regex hole `{nope}`\n"
        "    for l in lines(changed) where l.text ~ /{nope}/\n"
        "                                            ^~~~~~\n"},
+      {rule_with("for l in lines(changed) where l.text ~ /{k.text}/"),
+       "t.rules:2:43: error: unknown variable `k` in the regex hole `{k.text}`; did you mean `l`?\n"
+       "    for l in lines(changed) where l.text ~ /{k.text}/\n"
+       "                                            ^~~~~~~~\n"},
+      {rule_with("for l in lines(changed) where l.text ~ /a\\/{l.txt}/"),
+       "t.rules:2:49: error: unknown field `txt` of `lines`; did you mean `text`?\n"
+       "    for l in lines(changed) where l.text ~ /a\\/{l.txt}/\n"
+       "                                                  ^~~\n"},
+      {rule_with("for l in lines(changed) where l.text ~ /{l.added}/"),
+       "t.rules:2:43: error: the regex hole `{l.added}` must give a string or an integer, got bool\n"
+       "    for l in lines(changed) where l.text ~ /{l.added}/\n"
+       "                                            ^~~~~~~~~\n"},
+      {rule_with("for l in lines(changed) where l.text ~ /{l.text.size}/"),
+       "t.rules:2:51: error: `l.text` has no fields (it is a string)\n"
+       "    for l in lines(changed) where l.text ~ /{l.text.size}/\n"
+       "                                                    ^~~~\n"},
       {rule_with("for l in lines(changed) where l.text < 3"),
        "t.rules:2:40: error: `<` compares integers, got string\n"
        "    for l in lines(changed) where l.text < 3\n"

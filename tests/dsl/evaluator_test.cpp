@@ -69,6 +69,31 @@ TEST_CASE("evaluator: semantics table") {
   }
 }
 
+TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      // `get.x` is quoted: the `.` matches only a dot, so `getax(` does not match
+      {"for c in calls\n for f in functions where c.callee ~ /^{f.name}\\(/ and c.callee ~ /(?P<p>\\w+)/",
+       "a.py:12 get"},
+      // the captured name and a chain in one literal
+      {"for f in functions where f.name ~ /^(?P<p>\\w+)/\n for c in calls where c.callee ~ /^{p}\\.{f.class}\\(/",
+       "a.py:10 get"},
+      // a null field inserts nothing: the regex is not built and `~` is false
+      {"for c in calls where c.callee ~ /(?P<p>{c.function})/", ""},
+      // lets and pr can fill holes too
+      {"for c in calls where c.callee ~ /^(?P<p>{pyfiles})/", "a.py:13 **/*.py"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    MemoryFacts m;
+    m.add("functions", "a.py", 10, {{"name", "get.x"}, {"class", "x"}});
+    m.add("calls", "a.py", 11, {{"callee", "getax(1)"}});
+    m.add("calls", "a.py", 12, {{"callee", "get.x(2)"}});
+    m.add("calls", "a.py", 13, {{"callee", "**/*.py(3)"}});
+    CHECK(eval_rule(r.body, &m) == r.want);
+  }
+}
+
 TEST_CASE("evaluator: each (source, scope) is queried once") {
   MemoryFacts m;
   eval_rule("for l in lines(changed) where l.text ~ /(?P<p>.)/\n for k in lines(changed) where k.line == l.line\n"

@@ -6,6 +6,7 @@
 #include "catch.hpp"
 #include "dsl/grammar.hpp"
 #include "dsl/parser.hpp"
+#include "dsl/regex.hpp"
 #include "dsl/template.hpp"
 
 using namespace review::dsl;
@@ -249,8 +250,34 @@ TEST_CASE("template helpers") {
   REQUIRE(holes.size() == 2);
   CHECK(holes[0].name == "orig");
   CHECK(holes[1].name == "x_1");
+  CHECK(holes[1].length == 5);
+  // field chains; `{a.}`, `{a-b}`, `\{x}` and `{2}` are not holes
+  holes = regex_holes("{h.name}\\({u.read.line}{a.}{a-b}\\{x}a{2}");
+  REQUIRE(holes.size() == 2);
+  CHECK(holes[0].text() == "h.name");
+  CHECK(holes[0].path == std::vector<std::string>{"name"});
+  CHECK(holes[0].length == 8);
+  CHECK(holes[1].offset == 10);
+  CHECK(holes[1].name == "u");
+  CHECK(holes[1].path == std::vector<std::string>{"read", "line"});
   CHECK(example_marker_lines("a\nreturn out  # <- D1b\nb // <- D1b, F1\nc # <- D1bx\n", "D1b") ==
         std::vector<int>{2, 3});
+}
+
+TEST_CASE("regex instances: quoted values, bounded cache") {
+  std::string err;
+  auto re = compile_regex("^{h.name}\\(", err);
+  REQUIRE(re);
+  auto dotted = re->instance({"get.x"});
+  REQUIRE(dotted);
+  CHECK(dotted->pattern() == "^get\\.x\\(");
+  CHECK(regex_search(*dotted, "get.x(1)", nullptr));
+  CHECK_FALSE(regex_search(*dotted, "getax(1)", nullptr));
+  CHECK(re->instance({"get.x"}) == dotted);  // cached by final pattern text
+  for (int i = 0; i < 1100; ++i) re->instance({"v" + std::to_string(i)});
+  CHECK(re->cached_instances() == kMaxRegexInstances);
+  CHECK(regex_search(*dotted, "get.x(", nullptr));  // still valid after eviction
+  CHECK(re->instance({"get.x"}) != dotted);         // evicted, compiled anew
 }
 
 TEST_CASE("grammar: analyze<> finds no infinite loops or left recursion") {
