@@ -57,6 +57,7 @@ std::string dump(const Expr& e) {
       for (const auto& k : e.kids) s += " " + dump(*k);
       return s + ")";
     }
+    case Expr::Kind::Arith:
     case Expr::Kind::Compare: return "(" + e.text + " " + dump(*e.kids[0]) + " " + dump(*e.kids[1]) + ")";
     case Expr::Kind::Count:
     case Expr::Kind::Exists: {

@@ -48,6 +48,7 @@ struct Expr {
     Var,                             // name plus optional field path: `u.read.line`
     Not, And, Or,                    // kids
     Compare,                         // op in == != < <= > >= ~ !~ like in; kids[0] op kids[1]
+    Arith,                           // op in + - *; kids[0] op kids[1] (left-associative)
     Count, Exists,                   // binder form (binder + domain + optional where) or count(kids[0])
     Findings,                        // findings("tag"): text = tag
     KindRef,                         // `kind NAME` as a bool: text = NAME

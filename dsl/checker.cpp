@@ -328,6 +328,7 @@ class Checker {
         for (const auto& k : e.kids) check(*k);
         return {Type::Bool};
       case Expr::Kind::Compare: return check_compare(e);
+      case Expr::Kind::Arith: return check_arith(e);
       case Expr::Kind::Count:
       case Expr::Kind::Exists: {
         if (!e.domain) {
@@ -357,6 +358,32 @@ class Checker {
       }
     }
     return {};
+  }
+
+  /// `+` on two ints or two strings; `-` and `*` on ints. Unknown (null/any) sides pass.
+  SType check_arith(const Expr& e) {
+    SType lt = check(*e.kids[0]);
+    SType rt = check(*e.kids[1]);
+    const std::string& op = e.text;
+    auto name = [](Type t) { return std::string(type_name(t)); };
+    if (op == "+") {
+      bool ok_l = !concrete(lt.type) || lt.type == Type::Int || lt.type == Type::String;
+      bool ok_r = !concrete(rt.type) || rt.type == Type::Int || rt.type == Type::String;
+      if (!ok_l || !ok_r || (concrete(lt.type) && concrete(rt.type) && lt.type != rt.type)) {
+        error(e.span, "`+` adds two integers or joins two strings, got " + name(lt.type) + " and " + name(rt.type));
+        return {};
+      }
+      if (lt.type == Type::String || rt.type == Type::String) return {Type::String};
+      if (lt.type == Type::Int || rt.type == Type::Int) return {Type::Int};
+      return {};
+    }
+    for (const SType* t : {&lt, &rt}) {
+      if (concrete(t->type) && t->type != Type::Int) {
+        error(e.span, "`" + op + "` needs integers, got " + name(lt.type) + " and " + name(rt.type));
+        return {Type::Int};
+      }
+    }
+    return {Type::Int};
   }
 
   SType check_compare(const Expr& e) {

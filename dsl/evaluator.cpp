@@ -1,6 +1,7 @@
 #include "dsl/evaluator.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "dsl/plan.hpp"
@@ -13,6 +14,10 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct BudgetExceeded {};
+
+/// Longest string `+` builds (bytes); a longer result is null, so hostile facts cannot blow up
+/// memory through a chain of joins.
+constexpr size_t kMaxJoinedString = size_t{1} << 20;
 
 struct Binding {
   std::string_view name;
@@ -285,6 +290,26 @@ class Evaluator {
     return Value(a >= b);
   }
 
+  /// Integer `+ - *` saturate at the int64 limits (never wrap); `+` joins two strings (null past
+  /// kMaxJoinedString); any other mix (a null side from a missing field included) gives null.
+  Value arith(const Expr& e) {
+    Value l = eval(*e.kids[0]);
+    Value r = eval(*e.kids[1]);
+    const char op = e.text.empty() ? '+' : e.text[0];
+    if (op == '+' && l.is_string() && r.is_string()) {
+      if (l.as_string().size() + r.as_string().size() > kMaxJoinedString) return {};
+      return Value(l.as_string() + r.as_string());
+    }
+    if (!l.is_int() || !r.is_int()) return {};
+    int64_t a = l.as_int(), b = r.as_int(), out = 0;
+    bool overflow = op == '+'   ? __builtin_add_overflow(a, b, &out)
+                    : op == '-' ? __builtin_sub_overflow(a, b, &out)
+                                : __builtin_mul_overflow(a, b, &out);
+    if (!overflow) return Value(out);
+    bool negative = op == '+' ? a < 0 : op == '-' ? a < b : (a < 0) != (b < 0);
+    return Value(negative ? INT64_MIN : INT64_MAX);
+  }
+
   Value eval(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::Bool: return Value(e.boolean);
@@ -307,6 +332,7 @@ class Evaluator {
           if (eval(*k).truthy()) return Value(true);
         return Value(false);
       case Expr::Kind::Compare: return compare(e);
+      case Expr::Kind::Arith: return arith(e);
       case Expr::Kind::Count:
       case Expr::Kind::Exists: {
         bool count = e.kind == Expr::Kind::Count;

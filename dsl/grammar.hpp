@@ -145,9 +145,23 @@ struct op_match : one< '~' > {};
 struct op_like : TAO_PEGTL_KEYWORD( "like" ) {};
 struct op_in : TAO_PEGTL_KEYWORD( "in" ) {};
 struct cmp_op : sor< op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_nmatch, op_match, op_like, op_in > {};
-struct operand : primary {};
+
+// integer arithmetic (and `+` on strings): `*` binds tighter than `+ -`, both left-associative
+struct op_mul : one< '*' > {};
+struct op_add : one< '+' > {};
+struct op_sub : one< '-' > {};
+struct mul_op : sor< op_mul > {};
+struct add_op : sor< op_add, op_sub > {};
+struct factor_operand : primary {};
+struct mul_tail : if_must< tok< mul_op >, factor_operand > {};
+struct term : seq< primary, star< mul_tail > > {};
+struct term_operand : term {};
+struct add_tail : if_must< tok< add_op >, term_operand > {};
+struct arith : seq< term, star< add_tail > > {};
+
+struct operand : arith {};
 struct cmp_tail : if_must< tok< cmp_op >, operand > {};
-struct cmp_expr : seq< primary, opt< cmp_tail > > {};
+struct cmp_expr : seq< arith, opt< cmp_tail > > {};
 
 struct not_expr : if_must< kw_not, unary > {};
 struct unary : sor< not_expr, cmp_expr > {};        // nesting depth is bounded by its action

@@ -25,6 +25,8 @@ REVIEW_MSG( expr, "expected an expression" );
 REVIEW_MSG( unary, "expected an expression" );
 REVIEW_MSG( or_operand, "expected an expression after `or`" );
 REVIEW_MSG( operand, "expected a value after the operator" );
+REVIEW_MSG( factor_operand, "expected a value after `*`" );
+REVIEW_MSG( term_operand, "expected a value after `+` or `-`" );
 REVIEW_MSG( paren_close, "expected `)` to close the parenthesis" );
 REVIEW_MSG( list_close, "expected `,` or `]` in the list" );
 REVIEW_MSG( scope, "expected a scope: changed, base, repo, a glob list or a let name" );

@@ -279,6 +279,41 @@ template <> struct action<g::cmp_tail> {
     b.exprs.push_back(std::move(e));
   }
 };
+// `a + b`, `a - b`, `a * b`: the operator token, then the tail folds the two top operands.
+template <> struct action<g::mul_op> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.ops.emplace_back(in.string(), span_of(in, in.size()));
+  }
+};
+template <> struct action<g::add_op> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.ops.emplace_back(in.string(), span_of(in, in.size()));
+  }
+};
+inline int arith_depth(const Expr& e) {
+  int d = 0;
+  for (const Expr* x = &e; x->kind == Expr::Kind::Arith && !x->kids.empty(); x = x->kids[0].get()) ++d;
+  return d;
+}
+struct arith_fold {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    ExprPtr rhs = b.pop();
+    ExprPtr lhs = b.pop();
+    auto [op, span] = b.ops.back();
+    b.ops.pop_back();
+    // a chain `1+1+...` builds a left-deep tree: bound it like any other nesting
+    if (arith_depth(*lhs) + 1 + b.depth > kMaxExprNesting)
+      throw pegtl::parse_error("expression nested too deeply (more than " + std::to_string(kMaxExprNesting) +
+                                   " levels)", in);
+    auto e = make(Expr::Kind::Arith, span);
+    e->text = op;
+    e->kids.push_back(std::move(lhs));
+    e->kids.push_back(std::move(rhs));
+    b.exprs.push_back(std::move(e));
+  }
+};
+template <> struct action<g::mul_tail> : arith_fold {};
+template <> struct action<g::add_tail> : arith_fold {};
 template <> struct action<g::not_expr> {
   template <typename In> static void apply(const In& in, Builder& b) {
     auto e = make(Expr::Kind::Not, span_of(in, 3));

@@ -82,6 +82,22 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:51: error: `l.text` has no fields (it is a string)\n"
        "    for l in lines(changed) where l.text ~ /{l.text.size}/\n"
        "                                                    ^~~~\n"},
+      {rule_with("for l in lines(changed) where l.line - l.text > 0"),
+       "t.rules:2:40: error: `-` needs integers, got int and string\n"
+       "    for l in lines(changed) where l.line - l.text > 0\n"
+       "                                         ^\n"},
+      {rule_with("for l in lines(changed) where l.text + 1 == \"a\""),
+       "t.rules:2:40: error: `+` adds two integers or joins two strings, got string and int\n"
+       "    for l in lines(changed) where l.text + 1 == \"a\"\n"
+       "                                         ^\n"},
+      {rule_with("for l in lines(changed) where l.line + 1 == \"a\""),
+       "t.rules:2:44: error: cannot compare int with string\n"
+       "    for l in lines(changed) where l.line + 1 == \"a\"\n"
+       "                                             ^~\n"},
+      {rule_with("for l in lines(changed) where l.added * 2 > 1"),
+       "t.rules:2:41: error: `*` needs integers, got bool and int\n"
+       "    for l in lines(changed) where l.added * 2 > 1\n"
+       "                                          ^\n"},
       {rule_with("for l in lines(changed) where l.text < 3"),
        "t.rules:2:40: error: `<` compares integers, got string\n"
        "    for l in lines(changed) where l.text < 3\n"

@@ -94,6 +94,25 @@ TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
   }
 }
 
+TEST_CASE("evaluator: arithmetic") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      {"for l in lines where l.line >= 7 - 5 * 1 and l.text ~ /(?P<p>\\w)/", "a.py:2 y | b/c.py:7 z"},
+      {"for l in lines\n for k in lines where k.line == l.line + 1 and k.text ~ /(?P<p>\\w)/", "a.py:1 y"},
+      {"for l in lines where l.line == 2 and (l.text + \"!\" + l.function) ~ /(?P<p>.+)/", "a.py:2 y = 1!f"},
+      // a missing field makes the sum null: no comparison holds
+      {"for l in lines where l.comment + \"x\" == \"x\" or l.line - 1 == 6 and l.text ~ /(?P<p>\\w)/", "b/c.py:7 z"},
+      // saturating, never wrapping
+      {"where 9223372036854775807 + 1 == 9223372036854775807 and -9223372036854775807 - 5 < 0 and "
+       "3037000500 * 3037000500 == 9223372036854775807 and -3037000500 * 3037000500 < 0 and pr.title ~ /(?P<p>Speed)/",
+       "- Speed"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    CHECK(eval_rule(r.body) == r.want);
+  }
+}
+
 TEST_CASE("evaluator: each (source, scope) is queried once") {
   MemoryFacts m;
   eval_rule("for l in lines(changed) where l.text ~ /(?P<p>.)/\n for k in lines(changed) where k.line == l.line\n"

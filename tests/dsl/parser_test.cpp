@@ -73,6 +73,18 @@ TEST_CASE("parser: expression AST dumps") {
       {"\"abc", "ERR 5: unterminated string: expected `\"` before the end of the line"},
       {"x ~ /abc", "ERR 9: unterminated regex: expected `/` before the end of the line"},
       {"99999999999999999999", "ERR 1: integer literal out of range"},
+      // arithmetic: `*` over `+ -`, left-associative, below comparisons
+      {"x.line >= u.branch.line - 3", "(>= x.line (- u.branch.line 3))"},
+      {"a + b * c - d", "(- (+ a (* b c)) d)"},
+      {"a - b - c", "(- (- a b) c)"},
+      {"a-1", "(- a 1)"},
+      {"3 - -3", "(- 3 -3)"},
+      {"(a + b) * 2", "(* (+ a b) 2)"},
+      {"\"a\" + l.text == \"ab\"", "(== (+ \"a\" l.text) \"ab\")"},
+      {"count(xs) * 2 > n + 1", "(> (* (count xs) 2) (+ n 1))"},
+      {"a +", "ERR 4: expected a value after `+` or `-`"},
+      {"a * ", "ERR 5: expected a value after `*`"},
+      {"a < b -", "ERR 8: expected a value after `+` or `-`"},
   };
   for (const auto& r : rows) {
     INFO(r.in);
@@ -217,6 +229,16 @@ TEST_CASE("parser: hostile input never crashes") {
     std::string n = "rule X \"t\" { when ";
     for (int i = 0; i < 10000; ++i) n += "not ";
     CHECK(parse_ruleset(n + "a }", "t.rules").diagnostics[0].message == "expression nested too deeply (more than 64 levels)");
+  }
+  SECTION("10,000 chained `+`") {
+    std::string s = "rule X \"t\" { when 1";
+    for (int i = 0; i < 10000; ++i) s += "+1";
+    CHECK(parse_ruleset(s + " > 0 }", "t.rules").diagnostics[0].message ==
+          "expression nested too deeply (more than 64 levels)");
+    std::string ok = "1";
+    for (int i = 0; i < 60; ++i) ok += "+1";
+    std::vector<Diagnostic> d;
+    CHECK(parse_expression(ok, "e", d) != nullptr);
   }
   SECTION("a 1 MB line of `and`") {
     std::string s = "rule X \"t\" { when a";
