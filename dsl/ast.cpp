@@ -16,6 +16,7 @@ std::string quote(const std::string& s) {
 
 std::string dump_domain(const Domain& d) {
   if (d.findings) return "findings(" + quote(d.source) + ")";
+  if (d.list && !d.bare) return dump(*d.list);
   std::string s = d.source;
   switch (d.scope.kind) {
     case ScopeExpr::Kind::Default: return s;

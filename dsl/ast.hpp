@@ -34,12 +34,17 @@ struct ScopeExpr {
   Span span;
 };
 
-/// What a `for`/`exists`/`count` binder ranges over: `SOURCE(SCOPE)` or `findings("tag")`.
+/// What a `for`/`exists`/`count` binder ranges over: `SOURCE(SCOPE)`, `findings("tag")`, or a
+/// list-valued expression (`f.params`, `["a", "b"]`, a `let` list or bound list variable).
 struct Domain {
   bool findings = false;
-  std::string source;              ///< source name, or the tag for findings
-  Span span;                       ///< the source name (or `findings`)
+  std::string source;              ///< source name, or the tag for findings; "" for a list
+  Span span;                       ///< the source name (or `findings`, or the list expression)
   ScopeExpr scope;
+  /// A list domain's expression. Also set (to a Var of `source`) for a bare name without
+  /// parentheses (`bare`): that is a source when the schema has one of that name, else a list.
+  ExprPtr list;
+  bool bare = false;
 };
 
 struct Expr {

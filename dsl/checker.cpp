@@ -268,12 +268,52 @@ class Checker {
     return t;
   }
 
+  /// True when `d` ranges over a list expression rather than a fact source.
+  bool list_domain(const ast::Domain& d) const {
+    if (!d.list) return false;
+    if (!d.bare) return true;
+    return !source(d.source) && (lookup(d.source) || lets_.count(d.source));
+  }
+
+  /// The element type of a list domain: facts of the list field's source, the common type of a
+  /// [literal]'s items, else unknown (strings or facts, checked at evaluation).
+  SType check_list_domain(const ast::Domain& d) {
+    const Expr& x = *d.list;
+    if (x.kind == Expr::Kind::List) {
+      SType common;
+      bool first = true, same = true;
+      for (const auto& k : x.kids) {
+        SType t = check(*k);
+        if (first) common = t;
+        else same = same && t.type == common.type && t.source == common.source;
+        first = false;
+      }
+      return same ? common : SType{};
+    }
+    SType t = check(x);
+    if (concrete(t.type) && t.type != Type::List) {
+      error(x.span, "cannot iterate over " + std::string(t.type == Type::Int ? "an " : "a ") +
+                        std::string(type_name(t.type)) + ": write a list or a fact source after `in`");
+      return {};
+    }
+    if (t.type == Type::List && !t.source.empty()) return {Type::Fact, t.source, false};
+    return {};
+  }
+
   SType check_domain(const ast::Domain& d) {
+    if (list_domain(d)) return check_list_domain(d);
     if (d.findings) {
       if (rule_) out.reads[rule_].emplace_back(d.source, d.span);
       return {Type::Fact, "findings", false};
     }
     const SourceSchema* src = d.source == "findings" ? nullptr : source(d.source);
+    if (!src && d.bare) {
+      std::vector<std::string> names;
+      for (const auto& s : schema_) names.push_back(s.name);
+      for (const auto& n : visible_names()) names.push_back(n);
+      error(d.span, "unknown source or list `" + d.source + "`" + did_you_mean(d.source, names));
+      return {};
+    }
     if (!src) {
       std::vector<std::string> names;
       for (const auto& s : schema_) names.push_back(s.name);
@@ -340,7 +380,7 @@ class Checker {
         }
         size_t mark = env_.size();
         SType dt = check_domain(*e.domain);
-        env_.push_back({e.binder, dt, false});
+        env_.push_back({e.binder, dt, list_domain(*e.domain)});
         if (!e.kids.empty()) check(*e.kids[0]);
         env_.resize(mark);
         return {e.kind == Expr::Kind::Count ? Type::Int : Type::Bool};
@@ -462,7 +502,7 @@ class Checker {
     if (r.when) check(*r.when);
     for (const auto& f : r.fors) {
       SType dt = check_domain(f.domain);
-      env_.push_back({f.var, dt, false});
+      env_.push_back({f.var, dt, list_domain(f.domain)});
       if (f.where) check(*f.where);
     }
     for (const auto& w : r.wheres) check(*w);

@@ -118,11 +118,13 @@ class Evaluator {
     std::function<void(const Expr&)> walk = [&](const Expr& e) {
       if (e.kind == Expr::Kind::Findings) tags.insert(e.text);
       if (e.domain && e.domain->findings) tags.insert(e.domain->source);
+      if (e.domain && e.domain->list && !e.domain->bare) walk(*e.domain->list);
       for (const auto& k : e.kids) walk(*k);
     };
     if (r.when) walk(*r.when);
     for (const auto& f : r.fors) {
       if (f.domain.findings) tags.insert(f.domain.source);
+      if (f.domain.list && !f.domain.bare) walk(*f.domain.list);
       if (f.where) walk(*f.where);
     }
     for (const auto& w : r.wheres) walk(*w);
@@ -147,7 +149,11 @@ class Evaluator {
     for (const auto& p : scope.patterns) key += '\0' + p;
     auto it = cache_.find(key);
     if (it != cache_.end()) return *it->second;
+    // Building facts (parsing files, running analyses) is shared by every rule that reads them
+    // and is cached: it does not count against the budget of the rule that happens to ask first.
+    auto started = Clock::now();
     const auto& facts = facts_.query(source, scope);
+    deadline_ += Clock::now() - started;
     cache_[key] = &facts;
     return facts;
   }
@@ -192,7 +198,20 @@ class Evaluator {
     return out;
   }
 
+  /// Same decision as the checker's: a bare name is a source when the schema has one.
+  bool list_domain(const ast::Domain& d) const {
+    if (!d.list) return false;
+    if (!d.bare) return true;
+    for (const auto& s : p_.schema)
+      if (s.name == d.source) return false;
+    return true;
+  }
+
   Value::List domain(const ast::Domain& d) {
+    if (list_domain(d)) {
+      Value v = eval(*d.list);
+      return v.is_list() ? v.as_list() : Value::List{};
+    }
     if (d.findings) {
       auto it = by_tag_.find(d.source);
       return it == by_tag_.end() ? Value::List{} : it->second;

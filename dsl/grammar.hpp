@@ -113,13 +113,17 @@ struct findings_tag : string_tok {};
 struct findings_close : rparen {};
 struct findings_call : if_must< kw_findings, findings_open, findings_tag, findings_close > {};
 struct findings_domain : seq< at< kw_findings >, findings_call > {};
-struct domain : sor< findings_domain, source_ref > {};
+// a list-valued expression: a field chain (`f.params`) or a [list]; a bare name (`names`) parses
+// as source_ref and the checker resolves it to a variable when no source has that name
+struct list_domain : seq< at< var_name, sp, one< '.' > >, var_ref > {};
+struct list_lit_domain : seq< at< one< '[' > >, list_lit > {};
+struct domain : sor< findings_domain, list_domain, list_lit_domain, source_ref > {};
 
 struct binder_name : var_name {};
 struct binder_tok : tok< binder_name > {};
 struct binder_in : kw_in {};
 struct binder_where : if_must< kw_where, expr > {};
-struct binder_ahead : at< var_name, sp, kw_in, sor< kw_findings, seq< identifier, sp, one< '(' > > > > {};
+struct binder_ahead : at< var_name, sp, kw_in, sor< kw_findings, seq< identifier, sp, sor< one< '(', '.' >, kw_where > >, one< '[' > > > {};
 struct count_binder_form : seq< binder_ahead, binder_tok, binder_in, domain, opt< binder_where > > {};
 struct count_list_form : seq< expr > {};
 struct count_body : sor< count_binder_form, count_list_form > {};

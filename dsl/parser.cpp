@@ -185,6 +185,29 @@ template <> struct action<g::scope_expr> {
     b.domains.back().scope.expr = b.pop();
   }
 };
+inline void push_list_domain(Builder& b) {
+  ast::Domain d;
+  d.list = b.pop();
+  d.span = d.list->span;
+  b.domains.push_back(std::move(d));
+}
+template <> struct action<g::list_domain> {
+  template <typename In> static void apply(const In&, Builder& b) { push_list_domain(b); }
+};
+template <> struct action<g::list_lit_domain> {
+  template <typename In> static void apply(const In&, Builder& b) { push_list_domain(b); }
+};
+template <> struct action<g::source_ref> {
+  template <typename In> static void apply(const In&, Builder& b) {
+    if (b.domains.empty() || b.domains.back().scope.kind != ast::ScopeExpr::Kind::Default) return;
+    ast::Domain& d = b.domains.back();
+    d.bare = true;
+    d.list = std::make_unique<Expr>();
+    d.list->kind = Expr::Kind::Var;
+    d.list->text = d.source;
+    d.list->span = d.span;
+  }
+};
 template <> struct action<g::findings_call> {
   template <typename In> static void apply(const In& in, Builder& b) {
     auto e = make(Expr::Kind::Findings, span_of(in, 8));

@@ -98,6 +98,22 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:41: error: `*` needs integers, got bool and int\n"
        "    for l in lines(changed) where l.added * 2 > 1\n"
        "                                          ^\n"},
+      {rule_with("for l in lines(changed)\n  for k in l.text"),
+       "t.rules:3:12: error: cannot iterate over a string: write a list or a fact source after `in`\n"
+       "    for k in l.text\n"
+       "             ^~~~~~\n"},
+      {rule_with("for l in lines(changed)\n  for f in functions(changed) where exists k in f.parms"),
+       "t.rules:3:51: error: unknown field `parms` of `functions`; did you mean `params`?\n"
+       "    for f in functions(changed) where exists k in f.parms\n"
+       "                                                    ^~~~~\n"},
+      {rule_with("for l in lines(changed) where count(k in ls where k == 1) > 0"),
+       "t.rules:2:44: error: unknown source or list `ls`; did you mean `l`?\n"
+       "    for l in lines(changed) where count(k in ls where k == 1) > 0\n"
+       "                                             ^~\n"},
+      {rule_with("for l in lines(changed)\n  for k in [1, 2] where k ~ /x/"),
+       "t.rules:3:25: error: regex match needs a string on the left, got int\n"
+       "    for k in [1, 2] where k ~ /x/\n"
+       "                          ^\n"},
       {rule_with("for l in lines(changed) where l.text < 3"),
        "t.rules:2:40: error: `<` compares integers, got string\n"
        "    for l in lines(changed) where l.text < 3\n"

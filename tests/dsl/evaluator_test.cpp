@@ -113,6 +113,34 @@ TEST_CASE("evaluator: arithmetic") {
   }
 }
 
+TEST_CASE("evaluator: for / exists / count over lists") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      {"for f in functions\n for k in f.params where k ~ /^(?P<p>d\\w+)/", "a.py:10 dtype"},
+      {"for f in functions where count(k in f.params where k != \"self\") == 2 and f.name ~ /(?P<p>.+)/", "a.py:10 f"},
+      {"for f in functions where (exists k in f.params where k == \"x\") and not (exists k in f.params where k == \"y\")"
+       " and f.name ~ /(?P<p>.+)/", "a.py:10 f"},
+      {"for f in functions where (exists k in f.params where k == \"nope\") and f.name ~ /(?P<p>.+)/", ""},
+      // elements that are facts, with their fields
+      {"for f in functions\n for c in f.calls where c.callee ~ /(?P<p>\\w+)/", "a.py:10 torch"},
+      // a [list] literal and a let list (bare name that is not a source); no location
+      {"for k in [\"a\", \"bb\"] where k ~ /(?P<p>b+)/", "- bb"},
+      {"for n in names where n ~ /(?P<p>z)/", "- z"},
+      {"where count(n in names where n ~ /[a-y]/) == 1 and pr.title ~ /(?P<p>up)/", "- up"},
+      // a missing list field iterates nothing
+      {"for f in functions\n for k in f.decorators where k ~ /(?P<p>.)/", ""},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    MemoryFacts m;
+    auto call = m.add("calls", "a.py", 11, {{"callee", "torch.empty"}});
+    m.add("functions", "a.py", 10,
+          {{"name", "f"}, {"params", Value::List{Value("self"), Value("x"), Value("dtype")}},
+           {"calls", Value::List{Value(call)}}});
+    CHECK(eval_rule(r.body, &m) == r.want);
+  }
+}
+
 TEST_CASE("evaluator: each (source, scope) is queried once") {
   MemoryFacts m;
   eval_rule("for l in lines(changed) where l.text ~ /(?P<p>.)/\n for k in lines(changed) where k.line == l.line\n"

@@ -60,10 +60,18 @@ TEST_CASE("parser: expression AST dumps") {
       {"(a", "ERR 3: expected `)` to close the parenthesis"},
       {"[a, b", "ERR 6: expected `,` or `]` in the list"},
       {"a.", "ERR 3: expected a field name after `.`"},
-      {"count(", "ERR 7: expected `X in SOURCE(SCOPE)` or a list inside count()"},
+      {"count(", "ERR 7: expected `X in SOURCE(SCOPE)`, `X in LIST where ...` or a list inside count()"},
       {"exists in", "ERR 8: expected a variable name"},
       {"exists x of", "ERR 10: expected `in` after the variable"},
-      {"exists x in 3", "ERR 13: expected a fact source, as in lines(changed)"},
+      {"exists x in 3", "ERR 13: expected a fact source, as in lines(changed), or a list, as in f.params"},
+      // list domains: field chains, [lists], bare names (a source or a list, decided by the checker)
+      {"exists k in f.params where k ~ /^dtype$/", "(exists k f.params (~ k /^dtype$/))"},
+      {"count(p in f.params where p != \"self\") > 2", "(> (count p f.params (!= p \"self\")) 2)"},
+      {"count(p in names where p == 1)", "(count p names (== p 1))"},
+      {"count(p in [1, 2])", "(count p [1 2])"},
+      {"exists c in u.read.calls", "(exists c u.read.calls)"},
+      {"count(x in xs)", "(count (in x xs))"},
+      {"exists k in f.", "ERR 15: expected a field name after `.`"},
       {"exists x in lines(3)", "ERR 19: expected a scope: changed, base, repo, a glob list or a let name"},
       {"exists x in lines(changed", "ERR 26: expected `)` after the scope"},
       {"findings(x)", "ERR 10: expected a tag string, as in findings(\"ai-sign\")"},
@@ -262,6 +270,16 @@ TEST_CASE("parser: hostile input never crashes") {
     std::string s("rule \0\x01\x02", 8);
     CHECK(!parse_ruleset(s, "t.rules").diagnostics.empty());
   }
+}
+
+TEST_CASE("parser: for over a list-valued field") {
+  auto r = parse_ruleset("rule X \"t\" {\n for c in calls\n for k in c.kwarg_names where k ~ /^dtype$/\n for n in names\n}", "t.rules");
+  REQUIRE(r.diagnostics.empty());
+  REQUIRE(r.file.rules.size() == 1);
+  std::string d = ast::dump(r.file.rules[0]);
+  CHECK(d.find("for=c:calls for=k:c.kwarg_names where=(~ k /^dtype$/) for=n:names ") != std::string::npos);
+  CHECK(r.file.rules[0].fors[0].domain.bare);
+  CHECK_FALSE(r.file.rules[0].fors[1].domain.bare);
 }
 
 TEST_CASE("template helpers") {
