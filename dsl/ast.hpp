@@ -52,7 +52,7 @@ struct Expr {
     Bool, Int, String, Regex, List,  // literals
     Var,                             // name plus optional field path: `u.read.line`
     Not, And, Or,                    // kids
-    Compare,                         // op in == != < <= > >= ~ !~ like in; kids[0] op kids[1]
+    Compare,                         // op in == != < <= > >= ~ !~ like in `not like` `not in`; kids[0] op kids[1]
     Arith,                           // op in + - *; kids[0] op kids[1] (left-associative)
     Count, Exists,                   // binder form (binder + domain + optional where) or count(kids[0])
     Findings,                        // findings("tag"): text = tag

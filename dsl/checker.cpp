@@ -454,15 +454,15 @@ class Checker {
       return {Type::Bool};
     }
     SType rt = check(rhs);
-    if (op == "like") {
+    if (op == "like" || op == "not like") {
       if (concrete(lt.type) && lt.type != Type::String)
-        error(lhs.span, "`like` needs a string on the left, got " + std::string(type_name(lt.type)));
+        error(lhs.span, "`" + op + "` needs a string on the left, got " + std::string(type_name(lt.type)));
       if (concrete(rt.type) && rt.type != Type::String && rt.type != Type::List)
-        error(rhs.span, "`like` needs a glob or a list of globs on the right, got " +
+        error(rhs.span, "`" + op + "` needs a glob or a list of globs on the right, got " +
                             std::string(type_name(rt.type)));
-    } else if (op == "in") {
+    } else if (op == "in" || op == "not in") {
       if (concrete(rt.type) && rt.type != Type::List && rt.type != Type::String)
-        error(rhs.span, "`in` needs a list or a string on the right, got " + std::string(type_name(rt.type)));
+        error(rhs.span, "`" + op + "` needs a list or a string on the right, got " + std::string(type_name(rt.type)));
     } else if (op == "==" || op == "!=") {
       if (concrete(lt.type) && concrete(rt.type) && lt.type != rt.type)
         error(e.span, "cannot compare " + std::string(type_name(lt.type)) + " with " +

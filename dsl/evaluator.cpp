@@ -288,18 +288,23 @@ class Evaluator {
     Value r = eval(*e.kids[1]);
     if (op == "==") return Value(l == r);
     if (op == "!=") return Value(!(l == r));
-    if (op == "like") {
+    // `not like` / `not in` negate, except that a null left side (a missing field) makes both
+    // forms false, as it does for `~` and `!~`
+    if (op == "like" || op == "not like") {
       if (!l.is_string()) return Value(false);
-      if (r.is_string()) return Value(glob_match(r.as_string(), l.as_string()));
+      bool hit = false;
+      if (r.is_string()) hit = glob_match(r.as_string(), l.as_string());
       for (const auto& g : r.as_list())
-        if (g.is_string() && glob_match(g.as_string(), l.as_string())) return Value(true);
-      return Value(false);
+        if (!hit && g.is_string() && glob_match(g.as_string(), l.as_string())) hit = true;
+      return Value(hit != (op == "not like"));
     }
-    if (op == "in") {
-      if (r.is_string()) return Value(l.is_string() && r.as_string().find(l.as_string()) != std::string::npos);
+    if (op == "in" || op == "not in") {
+      if (l.is_null()) return Value(false);
+      bool hit = false;
+      if (r.is_string()) hit = l.is_string() && r.as_string().find(l.as_string()) != std::string::npos;
       for (const auto& x : r.as_list())
-        if (x == l) return Value(true);
-      return Value(false);
+        if (!hit && x == l) hit = true;
+      return Value(hit != (op == "not in"));
     }
     if (!l.is_int() || !r.is_int()) return Value(false);
     int64_t a = l.as_int(), b = r.as_int();

@@ -148,7 +148,10 @@ struct op_nmatch : TAO_PEGTL_STRING( "!~" ) {};
 struct op_match : one< '~' > {};
 struct op_like : TAO_PEGTL_KEYWORD( "like" ) {};
 struct op_in : TAO_PEGTL_KEYWORD( "in" ) {};
-struct cmp_op : sor< op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_nmatch, op_match, op_like, op_in > {};
+struct op_not_in : seq< kw_not, TAO_PEGTL_KEYWORD( "in" ) > {};      // blanks between: `not  in`
+struct op_not_like : seq< kw_not, TAO_PEGTL_KEYWORD( "like" ) > {};
+struct cmp_op : sor< op_eq, op_ne, op_le, op_ge, op_lt, op_gt, op_nmatch, op_match, op_like, op_in, op_not_in,
+                     op_not_like > {};
 
 // integer arithmetic (and `+` on strings): `*` binds tighter than `+ -`, both left-associative
 struct op_mul : one< '*' > {};

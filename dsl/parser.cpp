@@ -286,7 +286,9 @@ template <> struct action<g::kind_ref_ident> {
 // ---- operators
 template <> struct action<g::cmp_op> {
   template <typename In> static void apply(const In& in, Builder& b) {
-    b.ops.emplace_back(in.string(), span_of(in, in.size()));
+    std::string op = in.string();
+    if (op.compare(0, 3, "not") == 0) op = op.back() == 'n' ? "not in" : "not like";  // one blank
+    b.ops.emplace_back(op, span_of(in, in.size()));
   }
 };
 template <> struct action<g::cmp_tail> {

@@ -114,6 +114,14 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:3:25: error: regex match needs a string on the left, got int\n"
        "    for k in [1, 2] where k ~ /x/\n"
        "                          ^\n"},
+      {rule_with("for l in lines(changed) where l.line not like \"a\""),
+       "t.rules:2:33: error: `not like` needs a string on the left, got int\n"
+       "    for l in lines(changed) where l.line not like \"a\"\n"
+       "                                  ^~~~~~\n"},
+      {rule_with("for l in lines(changed) where l.text not in 3"),
+       "t.rules:2:47: error: `not in` needs a list or a string on the right, got int\n"
+       "    for l in lines(changed) where l.text not in 3\n"
+       "                                                ^\n"},
       {rule_with("for l in lines(changed) where l.text < 3"),
        "t.rules:2:40: error: `<` compares integers, got string\n"
        "    for l in lines(changed) where l.text < 3\n"

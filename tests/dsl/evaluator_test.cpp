@@ -94,6 +94,22 @@ TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
   }
 }
 
+TEST_CASE("evaluator: not in, not like") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      {"for l in lines where l.code ~ /^(?P<p>\\w)/ and p not in names", "a.py:1 x"},
+      {"for l in lines where l.file not like \"b/*\" and l.code ~ /^(?P<p>\\w)/", "a.py:1 x | a.py:2 y"},
+      {"for l in lines where l.file not like [\"b/*\", \"a.*\"] and l.code ~ /^(?P<p>\\w)/", ""},
+      {"for l in lines where \"gfx\" not in l.text and l.code ~ /^(?P<p>\\w)/", "a.py:2 y"},
+      // a missing field on the left: both forms are false
+      {"for l in lines where (l.comment not in names or l.comment not like \"*\") and l.code ~ /^(?P<p>\\w)/", ""},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    CHECK(eval_rule(r.body) == r.want);
+  }
+}
+
 TEST_CASE("evaluator: arithmetic") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {

@@ -81,6 +81,13 @@ TEST_CASE("parser: expression AST dumps") {
       {"\"abc", "ERR 5: unterminated string: expected `\"` before the end of the line"},
       {"x ~ /abc", "ERR 9: unterminated regex: expected `/` before the end of the line"},
       {"99999999999999999999", "ERR 1: integer literal out of range"},
+      // negated membership and glob
+      {"k not in [\"a\", \"b\"]", "(not in k [\"a\" \"b\"])"},
+      {"f.path not  like \"atom/**\" and x", "(and (not like f.path \"atom/**\") x)"},
+      {"a and not b in c", "(and a (not (in b c)))"},
+      {"not a not in b", "(not (not in a b))"},
+      {"a not", "ERR 3: unexpected text after the expression"},
+      {"a not in", "ERR 9: expected a value after the operator"},
       // arithmetic: `*` over `+ -`, left-associative, below comparisons
       {"x.line >= u.branch.line - 3", "(>= x.line (- u.branch.line 3))"},
       {"a + b * c - d", "(- (+ a (* b c)) d)"},
