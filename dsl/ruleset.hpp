@@ -90,7 +90,8 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
 
 struct EvalOptions {
   /// Wall-clock budget per rule, checked inside every loop; a rule over budget is stopped, its
-  /// findings dropped and an internal diagnostic names it; the other rules still run.
+  /// findings dropped and an internal diagnostic names it; the other rules still run. Time spent
+  /// in Facts::query (building shared, cached facts) is not charged to the rule.
   std::chrono::milliseconds rule_budget{2000};
   /// When non-empty, only these rule ids report findings (rules whose findings they read still
   /// run, silently).

@@ -1,6 +1,7 @@
 #include "runner/cli/review.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,13 +30,17 @@ bool write_file_atomically(const std::string& path, const std::string& data, std
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     if (!f) {
-      error = "cannot write " + tmp.string();
+      std::error_code ec;
+      fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+      error = "cannot write " + path + ": " +
+              (fs::is_directory(dir, ec) ? std::string("permission denied or not a regular file")
+                                         : "the folder " + dir.string() + " does not exist");
       return false;
     }
     f << data;
     f.flush();
     if (!f) {
-      error = "cannot write " + tmp.string();
+      error = "cannot write " + path + " (the disk may be full)";
       std::error_code ec;
       fs::remove(tmp, ec);
       return false;
@@ -126,9 +131,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     for (const auto& d : res.internal_diagnostics) {
       run.diagnostics.push_back(d);
       err << "internal: " << d << "\n";
+      // A rule that did not finish makes the review incomplete: say so where people look.
+      if (d.find("time budget") != std::string::npos)
+        run.notes.push_back("incomplete review: " + d + " (raise --rule-budget-ms to let it finish)");
     }
   }
-  for (const auto& n : facts.notes()) run.notes.push_back(n);
+  // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
+  // terminal; the notes about the change itself also go into the reports.
+  for (const auto& n : facts.notes()) err << "note: " << n << "\n";
   for (const auto& n : change->notes) run.notes.push_back(n);
 
   // 4. Post-process: configuration (excludes, severity overrides), filter to the diff,
@@ -186,9 +196,15 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   bool color = opts.color == "always" || (opts.color == "auto" && stdout_is_tty && env.get("NO_COLOR").empty());
   report::ReportOptions ropts;
   ropts.source = source;
+  // The card's heading names the rulesets ("## ATOM PR #12 — title", RULES.md's verdict card).
   std::string title;
-  for (const auto& p : programs) title += (title.empty() ? "" : " + ") + (p->title().empty() ? p->name() : p->title());
+  for (const auto& p : programs) {
+    std::string n = p->name();
+    for (auto& ch : n) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    title += (title.empty() ? "" : " + ") + n;
+  }
   ropts.summary_title = title;
+  bool output_failed = false;
   for (const auto& o : outputs) {
     bool to_stdout = o.path.empty() || o.path == "-";
     ropts.color = to_stdout && color && o.format == "text";
@@ -200,13 +216,17 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       rep->finish(run);
     } catch (const std::exception& e) {
       err << "runner: the " << o.format << " output failed: " << e.what() << "\n";
+      output_failed = true;
       continue;
     }
     if (to_stdout) {
       out << buf.str();
     } else {
       std::string e;
-      if (!write_file_atomically(o.path, buf.str(), e)) err << "runner: " << e << "\n";
+      if (!write_file_atomically(o.path, buf.str(), e)) {
+        err << "runner: " << e << "\n";
+        output_failed = true;
+      }
     }
   }
 
@@ -255,7 +275,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       }
     }
   }
-  return exit_code;
+  // An output that could not be written is an input/output error (3): the caller must not
+  // mistake a missing SARIF file for a clean review. The other outputs were still written.
+  return output_failed ? 3 : exit_code;
 }
 
 }  // namespace review::cli

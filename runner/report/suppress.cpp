@@ -74,7 +74,16 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
     if (!it->second) continue;
     for (int line : {f.line, f.line - 1}) {
       if (line < 1) continue;
-      auto c = parse_ignore_comment(line_of(*it->second, line));
+      std::string text = line_of(*it->second, line);
+      // The line above counts only when it is a comment on its own: a trailing ignore comment
+      // belongs to the code on its own line, not to the next one.
+      if (line != f.line) {
+        size_t first = text.find_first_not_of(" \t");
+        if (first == std::string::npos ||
+            !(text.compare(first, 1, "#") == 0 || text.compare(first, 2, "//") == 0 || text.compare(first, 4, "<!--") == 0))
+          continue;
+      }
+      auto c = parse_ignore_comment(text);
       if (!c || std::find(c->ids.begin(), c->ids.end(), f.rule_id) == c->ids.end()) continue;
       f.suppressed = true;
       f.suppression_kind = "inSource";

@@ -42,12 +42,13 @@ class TextReporter final : public Reporter {
     frame(f);
   }
 
-  void finish(const RunInfo&) override {
+  void finish(const RunInfo& run) override {
     Verdict v = counts_.block ? Verdict::Block : counts_.warn ? Verdict::NeedsWork : Verdict::Lgtm;
     std::string line = std::to_string(counts_.block) + " block, " + std::to_string(counts_.warn) +
                        " warn, " + std::to_string(counts_.note) + " note";
     if (counts_.suppressed) line += ", " + std::to_string(counts_.suppressed) + " suppressed";
     if (counts_.block || counts_.warn || counts_.note) out_ << '\n';
+    for (const auto& n : run.notes) out_ << paint("1;36", "note") << ": " << terminal_safe(n) << '\n';
     out_ << line << " \xE2\x80\x94 "
          << paint(v == Verdict::Block ? "1;31" : v == Verdict::NeedsWork ? "1;33" : "1;32",
                   std::string(verdict_label(v)))

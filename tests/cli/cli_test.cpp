@@ -161,6 +161,9 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
       {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never", "--format",
+        "sarif=/nonexistent/dir/x.sarif"},
+       3, "runner: cannot write /nonexistent/dir/x.sarif: the folder /nonexistent/dir does not exist\n"},
   };
   for (const auto& row : rows) {
     std::string line;
