@@ -52,7 +52,9 @@ std::optional<std::string> read_file(const std::filesystem::path& p) {
 
 void check_repository(const std::string& repo) {
   ProcessResult r = git(repo, {"rev-parse", "--git-dir"});
-  if (r.exit_code != 0) throw InputError{repo, "not a git repository"};
+  if (r.exit_code != 0)
+    throw InputError{repo, "not a git repository (pass --repo DIR, or compare two folders with --base-dir/--head-dir, "
+                           "or review a patch with --diff FILE)"};
 }
 
 std::optional<std::string> try_resolve(const std::string& repo, const std::string& rev) {
@@ -137,7 +139,9 @@ std::vector<std::string> GitContent::head_files() {
 std::string resolve_revision(const std::string& repo, const std::string& rev) {
   check_repository(repo);
   if (auto sha = try_resolve(repo, rev)) return *sha;
-  throw InputError{repo, "unknown revision \"" + excerpt(rev, 200) + "\""};
+  throw InputError{repo, "unknown revision \"" + excerpt(rev, 200) +
+                           "\" (in a shallow clone, fetch more history: `git fetch --unshallow`, or "
+                           "`fetch-depth: 0` in actions/checkout)"};
 }
 
 std::string default_base(const std::string& repo, const std::string& head_sha) {

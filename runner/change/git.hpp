@@ -51,8 +51,8 @@ class GitContent : public ContentSource {
 };
 
 /// Returns the full commit id of `rev` in `repo` (`git rev-parse --verify REV^{commit}`).
-/// Throws InputError{repo, "unknown revision \"REV\""} when it names no commit, and
-/// InputError{repo, "not a git repository"} when `repo` is not inside one.
+/// Throws InputError{repo, "unknown revision \"REV\" (…hint on shallow clones…)"} when it names no commit, and
+/// InputError{repo, "not a git repository (…what to pass instead…)"} when `repo` is not inside one.
 std::string resolve_revision(const std::string& repo, const std::string& rev);
 
 /// The default base for `head_sha`: the merge-base with `origin/HEAD`, else with `main`, else with

@@ -98,13 +98,16 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, std::o
     }
   }
   err << "runner: no rule `" << id << "` in " << (rulesets.size() == 1 ? rulesets[0] : "the rulesets searched");
-  // Suggest the closest id by a cheap case-insensitive prefix test.
-  for (const auto& k : known) {
-    if (k.size() >= 2 && id.size() >= 2 && tolower(k[0]) == tolower(id[0]) && tolower(k[1]) == tolower(id[1])) {
-      err << "; did you mean `" << k << "`?";
-      break;
-    }
-  }
+  // Suggest the closest id: a case-insensitive match first, then the nearest by edit distance.
+  auto lower = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::string best;
+  for (const auto& k : known)
+    if (lower(k) == lower(id)) best = k;
+  if (best.empty()) best = dsl::closest_name(id, known);
+  if (!best.empty()) err << "; did you mean `" << best << "`?";
   err << "\n";
   return 2;
 }
@@ -209,15 +212,19 @@ int run(int argc, char** argv) {
   std::vector<std::string> explain_rs;
   explain->add_option("id", explain_id, "Rule id, e.g. D1b")->required();
   explain->add_option("-r,--ruleset", explain_rs, "Search these rulesets (default: every shipped one)");
+  explain->footer("Example: runner explain D1b    runner explain MY1 -r team.rules");
 
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
+  sources->footer("Example: runner sources | less");
   auto* list = app.add_subcommand("list", "List the shipped rulesets and their rule counts");
+  list->footer("Example: runner list");
 
   auto* merge = app.add_subcommand("merge", "Join SARIF files (e.g. from several jobs) into one file, one run per tool and category");
   std::vector<std::string> merge_in;
   std::string merge_out;
   merge->add_option("inputs", merge_in, "SARIF files")->required();
   merge->add_option("-o,--output", merge_out, "Output file (default: stdout)");
+  merge->footer("Example: runner merge python.sarif cpp.sarif -o review.sarif");
 
   try {
     app.parse(argc, argv);

@@ -102,6 +102,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     return 2;
   }
   for (const auto& n : change->notes) err << "note: " << n << "\n";
+  if (opts.inputs.base_dir.empty() && opts.inputs.diff.empty() && !change->pr.base_sha.empty()) {
+    // A git review: say what was compared, so "LGTM" on an empty change is not mistaken for a pass.
+    bool work_tree = opts.inputs.work_tree || (opts.inputs.base.empty() && opts.inputs.head.empty() &&
+                                               env.get("GITHUB_ACTIONS") != "true");
+    err << "note: reviewing " << change->pr.base_sha.substr(0, 12) << ".."
+        << (work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12)) << ": " << change->files.size()
+        << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
+  }
 
   // 3. Evaluate every ruleset over one set of facts (each file parsed once).
   facts::ChangeFacts::Options fopts;

@@ -149,7 +149,8 @@ TEST_CASE("load_git_change: unknown revisions and folders that are not repositor
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(e.where == repo.str());
-    CHECK(e.message == "unknown revision \"no-such-branch\"");
+    CHECK(e.message == "unknown revision \"no-such-branch\" (in a shallow clone, fetch more history: "
+                       "`git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout)");
   }
   o.head = "--output=/tmp/x";  // never taken as an option
   CHECK_THROWS_AS(load_git_change(o), InputError);
@@ -160,6 +161,7 @@ TEST_CASE("load_git_change: unknown revisions and folders that are not repositor
     load_git_change(o);
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(e.message == "not a git repository");
+    CHECK(e.message == "not a git repository (pass --repo DIR, or compare two folders with --base-dir/--head-dir, "
+                       "or review a patch with --diff FILE)");
   }
 }
