@@ -70,6 +70,11 @@ std::string dump(const Expr& e) {
     }
     case Expr::Kind::Findings: return "(findings " + quote(e.text) + ")";
     case Expr::Kind::KindRef: return "(kind " + e.text + ")";
+    case Expr::Kind::Call: {
+      std::string s = "(" + e.text + "()";
+      for (const auto& k : e.kids) s += " " + dump(*k);
+      return s + ")";
+    }
   }
   return "?";
 }

@@ -57,6 +57,7 @@ struct Expr {
     Count, Exists,                   // binder form (binder + domain + optional where) or count(kids[0])
     Findings,                        // findings("tag"): text = tag
     KindRef,                         // `kind NAME` as a bool: text = NAME
+    Call,                            // NAME(kids...): a built-in function, text = NAME
   };
   Kind kind = Kind::Bool;
   Span span;

@@ -388,6 +388,7 @@ class Checker {
       case Expr::Kind::Findings:
         if (rule_) out.reads[rule_].emplace_back(e.text, e.span);
         return {Type::List, "findings", false};
+      case Expr::Kind::Call: return check_call(e);
       case Expr::Kind::KindRef: {
         if (!kinds_.count(e.text)) {
           error(e.span, "unknown kind `" + e.text + "`" + did_you_mean(e.text, kind_order_));
@@ -424,6 +425,27 @@ class Checker {
       }
     }
     return {Type::Int};
+  }
+
+  /// Built-in functions: lower(string) -> string, len(string or list) -> int.
+  SType check_call(const Expr& e) {
+    std::vector<SType> args;
+    for (const auto& k : e.kids) args.push_back(check(*k));
+    const bool lower = e.text == "lower", len = e.text == "len";
+    if (!lower && !len) {
+      error(e.span, "unknown function `" + e.text + "`" + did_you_mean(e.text, {"lower", "len"}));
+      return {};
+    }
+    if (args.size() != 1) {
+      error(e.span, "`" + e.text + "` takes 1 argument, got " + std::to_string(args.size()));
+      return {lower ? Type::String : Type::Int};
+    }
+    Type t = args[0].type;
+    if (lower && concrete(t) && t != Type::String)
+      error(e.kids[0]->span, "`lower` needs a string, got " + std::string(type_name(t)));
+    if (len && concrete(t) && t != Type::String && t != Type::List)
+      error(e.kids[0]->span, "`len` needs a string or a list, got " + std::string(type_name(t)));
+    return {lower ? Type::String : Type::Int};
   }
 
   SType check_compare(const Expr& e) {

@@ -334,6 +334,28 @@ class Evaluator {
     return Value(negative ? INT64_MIN : INT64_MAX);
   }
 
+  /// lower(s): ASCII letters lowered; len(s): UTF-8 code points; len(list): items. Any other
+  /// argument (null included) gives null.
+  Value call(const Expr& e) {
+    if (e.kids.size() != 1) return {};
+    Value v = eval(*e.kids[0]);
+    if (e.text == "lower") {
+      if (!v.is_string()) return {};
+      std::string s = v.as_string();
+      for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      return Value(std::move(s));
+    }
+    if (e.text == "len") {
+      if (v.is_list()) return Value(static_cast<int64_t>(v.as_list().size()));
+      if (!v.is_string()) return {};
+      int64_t n = 0;
+      for (char c : v.as_string()) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      return Value(n);
+    }
+    return {};
+  }
+
   Value eval(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::Bool: return Value(e.boolean);
@@ -382,6 +404,7 @@ class Evaluator {
         auto it = by_tag_.find(e.text);
         return it == by_tag_.end() ? Value(Value::List{}) : Value(it->second);
       }
+      case Expr::Kind::Call: return call(e);
       case Expr::Kind::KindRef: {
         auto it = kinds_.find(e.text);
         return Value(it != kinds_.end() && it->second);

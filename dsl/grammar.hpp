@@ -135,8 +135,15 @@ struct kind_ref_ident : identifier {};
 struct kind_ref_name : tok< kind_ref_ident > {};
 struct kind_ref : if_must< kw_kind, kind_ref_name > {};
 
+// NAME(args): the built-in functions (lower, len); names are checked by the checker
+struct call_name : var_name {};
+struct call_open : lparen {};
+struct call_close : rparen {};
+struct call_expr : seq< at< var_name, sp, one< '(' > >, call_name, sp,
+                        if_must< call_open, opt< list< expr, comma > >, call_close > > {};
+
 struct primary : sor< paren_expr, list_lit, regex_tok, string_tok, int_tok, true_tok, false_tok,
-                      count_expr, exists_expr, findings_call, kind_ref, var_ref > {};
+                      count_expr, exists_expr, findings_call, kind_ref, call_expr, var_ref > {};
 
 struct op_eq : TAO_PEGTL_STRING( "==" ) {};
 struct op_ne : TAO_PEGTL_STRING( "!=" ) {};

@@ -34,6 +34,7 @@ REVIEW_MSG( scope_close, "expected `)` after the scope" );
 REVIEW_MSG( findings_open, "expected `(` after `findings`" );
 REVIEW_MSG( findings_tag, "expected a tag string, as in findings(\"ai-sign\")" );
 REVIEW_MSG( findings_close, "expected `)` after the tag" );
+REVIEW_MSG( call_close, "expected `,` or `)` in the function call" );
 REVIEW_MSG( count_open, "expected `(` after `count`" );
 REVIEW_MSG( count_body, "expected `X in SOURCE(SCOPE)`, `X in LIST where ...` or a list inside count()" );
 REVIEW_MSG( count_close, "expected `)` to close count(" );

@@ -49,6 +49,7 @@ struct Builder {
   std::vector<ExprPtr> exprs;
   std::vector<std::pair<std::string, Span>> ops;
   std::vector<size_t> marks;
+  std::vector<std::pair<std::string, Span>> calls;  ///< function name of each open call
   std::vector<ast::Domain> domains;
   std::vector<std::pair<std::string, Span>> binders;
   std::vector<bool> where_flags;
@@ -68,7 +69,7 @@ struct Builder {
   }
   std::string pop_string() { return pop()->text; }
   void reset() {
-    exprs.clear(); ops.clear(); marks.clear(); domains.clear(); binders.clear();
+    exprs.clear(); ops.clear(); marks.clear(); calls.clear(); domains.clear(); binders.clear();
     where_flags.clear(); tmp_strings.clear(); depth = 0;
   }
   void clause(const std::string& name, const Span& s) {
@@ -144,6 +145,26 @@ template <> struct action<g::list_lit> {
     auto e = make(Expr::Kind::List, span_of(in, 1));
     size_t mark = b.marks.empty() ? b.exprs.size() : b.marks.back();
     if (!b.marks.empty()) b.marks.pop_back();
+    for (size_t i = mark; i < b.exprs.size(); ++i) e->kids.push_back(std::move(b.exprs[i]));
+    b.exprs.resize(std::min(mark, b.exprs.size()));
+    b.exprs.push_back(std::move(e));
+  }
+};
+
+template <> struct action<g::call_name> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.calls.emplace_back(in.string(), span_of(in, in.size()));
+    b.marks.push_back(b.exprs.size());
+  }
+};
+template <> struct action<g::call_expr> {
+  template <typename In> static void apply(const In&, Builder& b) {
+    if (b.calls.empty() || b.marks.empty()) return;
+    auto e = make(Expr::Kind::Call, b.calls.back().second);
+    e->text = b.calls.back().first;
+    b.calls.pop_back();
+    size_t mark = b.marks.back();
+    b.marks.pop_back();
     for (size_t i = mark; i < b.exprs.size(); ++i) e->kids.push_back(std::move(b.exprs[i]));
     b.exprs.resize(std::min(mark, b.exprs.size()));
     b.exprs.push_back(std::move(e));

@@ -122,6 +122,26 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:47: error: `not in` needs a list or a string on the right, got int\n"
        "    for l in lines(changed) where l.text not in 3\n"
        "                                                ^\n"},
+      {rule_with("for l in lines(changed) where lowr(l.text) == \"a\""),
+       "t.rules:2:33: error: unknown function `lowr`; did you mean `lower`?\n"
+       "    for l in lines(changed) where lowr(l.text) == \"a\"\n"
+       "                                  ^~~~\n"},
+      {rule_with("for l in lines(changed) where lower(l.line) == \"a\""),
+       "t.rules:2:39: error: `lower` needs a string, got int\n"
+       "    for l in lines(changed) where lower(l.line) == \"a\"\n"
+       "                                        ^~~~~~\n"},
+      {rule_with("for l in lines(changed) where len(l.text, 1) > 3"),
+       "t.rules:2:33: error: `len` takes 1 argument, got 2\n"
+       "    for l in lines(changed) where len(l.text, 1) > 3\n"
+       "                                  ^~~\n"},
+      {rule_with("for l in lines(changed) where len(l.added) > 3"),
+       "t.rules:2:37: error: `len` needs a string or a list, got bool\n"
+       "    for l in lines(changed) where len(l.added) > 3\n"
+       "                                      ^~~~~~~\n"},
+      {rule_with("for l in lines(changed) where len(l.text) == \"3\""),
+       "t.rules:2:45: error: cannot compare int with string\n"
+       "    for l in lines(changed) where len(l.text) == \"3\"\n"
+       "                                              ^~\n"},
       {rule_with("for l in lines(changed) where l.text < 3"),
        "t.rules:2:40: error: `<` compares integers, got string\n"
        "    for l in lines(changed) where l.text < 3\n"

@@ -94,6 +94,22 @@ TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
   }
 }
 
+TEST_CASE("evaluator: lower, len") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      {"where lower(pr.title) == \"speed up\" and pr.title ~ /(?P<p>up)/", "- up"},
+      {"where len(pr.labels) == 2 and len(pr.title) == 8 and len(\"\u00e9\") == 1 and pr.title ~ /(?P<p>up)/", "- up"},
+      {"for l in lines where len(l.text) > 5 and l.text ~ /^(?P<p>\\w)/", "a.py:1 x | b/c.py:7 z"},
+      // null in, null out
+      {"for l in lines where len(l.comment) >= 0 or lower(l.comment) == \"\" or l.text ~ /^(?P<p>y)/", "a.py:2 y"},
+      {"for l in lines where l.text ~ /(?P<p>gfx\\d+)/ and lower(\"GFX942\") == p", "a.py:1 gfx942"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    CHECK(eval_rule(r.body) == r.want);
+  }
+}
+
 TEST_CASE("evaluator: not in, not like") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {

@@ -81,6 +81,11 @@ TEST_CASE("parser: expression AST dumps") {
       {"\"abc", "ERR 5: unterminated string: expected `\"` before the end of the line"},
       {"x ~ /abc", "ERR 9: unterminated regex: expected `/` before the end of the line"},
       {"99999999999999999999", "ERR 1: integer literal out of range"},
+      // built-in functions
+      {"lower(f.name) == \"x\"", "(== (lower() f.name) \"x\")"},
+      {"len(f.params) - 1 > len(\"ab\")", "(> (- (len() f.params) 1) (len() \"ab\"))"},
+      {"f()", "(f())"},
+      {"lower(a, b", "ERR 11: expected `,` or `)` in the function call"},
       // negated membership and glob
       {"k not in [\"a\", \"b\"]", "(not in k [\"a\" \"b\"])"},
       {"f.path not  like \"atom/**\" and x", "(and (not like f.path \"atom/**\") x)"},
