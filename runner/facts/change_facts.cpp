@@ -519,6 +519,10 @@ std::vector<FactPtr> ChangeFacts::line_facts(const Scope& scope, int which) {
     return out;
   }
   auto refs = files_of(scope);
+  if (which == 1)  // only changed files have added lines: never parse the rest of a glob or repo scope
+    refs.erase(std::remove_if(refs.begin(), refs.end(),
+                              [](const FileRef& r) { return r.base || !r.changed || r.changed->added_lines.empty(); }),
+               refs.end());
   prefetch(refs);
   const char* source = which == 1 ? "added_lines" : "lines";
   for (const auto& r : refs) {
