@@ -162,7 +162,9 @@ const std::unordered_set<std::string_view>& noreturn_callees() {
   static const std::unordered_set<std::string_view> s = {
       "sys.exit", "exit", "quit", "os._exit", "os.abort", "assert_never", "typing.assert_never",
       "typing_extensions.assert_never", "self.fail", "self.skipTest", "os.execv", "os.execvp",
-      "os.execve", "os.execl", "os.execlp", "os.execvpe"};
+      "os.execve", "os.execl", "os.execlp", "os.execvpe",
+      // pytest's outcome helpers raise (annotated NoReturn in pytest itself)
+      "pytest.skip", "pytest.fail", "pytest.exit", "pytest.xfail"};
   return s;
 }
 

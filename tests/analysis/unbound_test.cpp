@@ -54,6 +54,9 @@ TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]")
        "def f(m):\n    if m:\n        n = 1\n    else:\n        assert_never(m)\n    return n\n", {}},
       {"sys.exit is silent",
        "import sys\ndef f(m):\n    if m:\n        n = 1\n    else:\n        sys.exit(2)\n    return n\n", {}},
+      {"module-level import guarded by pytest.skip is silent",
+       "import pytest\ntry:\n    import torch as t\nexcept ImportError:\n    pytest.skip('no torch', allow_module_level=True)\n"
+       "def test_a():\n    assert t.ones(1)\n", {}},
       {"os._exit is silent",
        "import os\ndef f(m):\n    if m:\n        n = 1\n    else:\n        os._exit(2)\n    return n\n", {}},
       {"same-file NoReturn function is silent",
