@@ -95,7 +95,7 @@ bool operator==(const Value& a, const Value& b) {
       if (x == y) return true;
       if (!x || !y) return false;
       return x->source == y->source && x->file == y->file && x->line == y->line &&
-             x->column == y->column && x->fields.size() == y->fields.size() &&
+             x->column == y->column && x->field_count() == y->field_count() &&
              x->get("name") == y->get("name");
     }
   }
@@ -103,11 +103,25 @@ bool operator==(const Value& a, const Value& b) {
 
 Value Fact::get(std::string_view name) const {
   if (auto it = fields.find(name); it != fields.end()) return it->second;
+  if (provider) {
+    Value v = provider->field(provider_index, name);
+    if (!v.is_null()) return v;
+  }
   if (name == "file") return file.empty() ? Value() : Value(file);
   if (name == "line") return Value(line);
   if (name == "end_line") return Value(end_line ? end_line : line);
   if (name == "column") return Value(column);
   return {};
+}
+
+FieldProvider::~FieldProvider() = default;
+
+std::size_t Fact::field_count() const {
+  std::size_t n = fields.size();
+  if (provider)
+    for (const auto& x : provider->names())
+      if (!fields.count(x)) ++n;
+  return n;
 }
 
 std::shared_ptr<Fact> make_fact(std::string source, std::string file, int line) {

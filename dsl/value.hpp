@@ -74,9 +74,24 @@ class Value {
   std::variant<std::monostate, bool, int64_t, std::string, std::shared_ptr<const List>, FactPtr> v_;
 };
 
+/// Computes the fields of facts on demand, so a source that makes one fact per line of a
+/// repository need not store ten named values per line. One provider usually serves every fact
+/// of one file; `index` (the fact's `provider_index`) says which record it is (for line facts,
+/// the line number). Providers are immutable once shared and may be called from several threads.
+/// Contract: a provider never yields facts (only null, bool, int, string or list values), so
+/// code looking for nested facts (e.g. whether a finding touches the change) need only scan
+/// `Fact::fields`.
+struct FieldProvider {
+  virtual ~FieldProvider();
+  /// Returns field `name` of record `index`, or null when the record has no such field.
+  virtual Value field(int index, std::string_view name) const = 0;
+  /// Returns the names of the fields `field` answers (the same for every record), sorted.
+  virtual std::vector<std::string> names() const { return {}; }
+};
+
 /// One fact: a typed record produced by a fact source. `source` names the source that made it
 /// ("lines", "functions", ...); `file` and `line` locate it (empty / 0 for pull-request-level
-/// facts). Other fields live in `fields`; `get` also answers "file", "line", "end_line",
+/// facts). Other fields live in `fields` (or come from `provider`); `get` also answers "file", "line", "end_line",
 /// "column" from the location members.
 struct Fact {
   std::string source;
@@ -85,11 +100,17 @@ struct Fact {
   int end_line = 0;      ///< inclusive; 0 = same as line
   int column = 0;        ///< 1-based; 0 = unknown
   std::map<std::string, Value, std::less<>> fields;
+  /// Optional lazily computed fields: asked (with `provider_index`) for names `fields` lacks.
+  std::shared_ptr<const FieldProvider> provider;
+  int provider_index = 0;
 
-  /// Returns the field's value, or null when the fact has no such field.
+  /// Returns the field's value: from `fields`, else from `provider`, else the location members
+  /// ("file", "line", "end_line", "column"); null when the fact has no such field.
   Value get(std::string_view name) const;
   /// Sets (or replaces) a field. Only for the fact source that builds the fact.
   void set(std::string name, Value v) { fields.insert_or_assign(std::move(name), std::move(v)); }
+  /// Returns how many named fields the fact carries: `fields` plus the provider's names.
+  std::size_t field_count() const;
 };
 
 /// Returns a new mutable fact; the caller fills it and then shares it as a FactPtr.

@@ -1,4 +1,5 @@
 // ChangeFacts over hand-built changes: exact facts, fields, scopes, caching and parse counts.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 #include "catch.hpp"
 #include "runner/change/memory.hpp"
 #include "runner/facts/change_facts.hpp"
+#include "runner/facts/schema.hpp"
 #include "runner/lang/model.hpp"
 
 using review::change::Change;
@@ -228,6 +230,35 @@ TEST_CASE("lines, added_lines, removed_lines", "[facts]") {
   CHECK(facts->is_added("m.py", 2));
   CHECK_FALSE(facts->is_added("m.py", 1));
   CHECK_FALSE(facts->is_added("other.py", 2));
+}
+
+TEST_CASE("line facts store no fields: a shared provider answers every schema field", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py", "def f(x):\n    y = 1\n", "def f(x):\n    y = 2\n    return y\n");
+  auto facts = b.facts();
+  std::vector<std::string> schema_names;
+  for (const auto& src : review::facts::fact_schema())
+    if (src.name == "lines")
+      for (const auto& f : src.fields)
+        if (f.name != "file" && f.name != "line") schema_names.push_back(f.name);
+  std::sort(schema_names.begin(), schema_names.end());
+  for (const char* source : {"lines", "added_lines", "removed_lines"}) {
+    INFO(source);
+    const auto& got = facts->query(source, kChanged);
+    REQUIRE_FALSE(got.empty());
+    for (const auto& f : got) {
+      CHECK(f->fields.empty());
+      REQUIRE(f->provider);
+      CHECK(f->provider.get() == got.front()->provider.get());  // one provider per file
+      CHECK(f->provider->names() == schema_names);
+      CHECK(f->field_count() == schema_names.size());
+      for (const auto& n : schema_names) CHECK_FALSE(f->get(n).is_null());
+      CHECK(f->get("no_such_field").is_null());
+    }
+  }
+  // Equality of two lookups of the same line (same source, place and field count).
+  CHECK(Value(facts->query("lines", kChanged)[1]) == Value(facts->query("lines", kChanged)[1]));
+  CHECK_FALSE(Value(facts->query("lines", kChanged)[0]) == Value(facts->query("lines", kChanged)[1]));
 }
 
 TEST_CASE("deleted files: removed lines only, no head facts", "[facts]") {
