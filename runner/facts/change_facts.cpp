@@ -534,6 +534,34 @@ class LineFields final : public dsl::FieldProvider {
   bool removed_mode_;
 };
 
+// The fields of the `statements` facts of one file side, read from the model on `get`. Record
+// `index` is the position in the model's `statements`.
+class StatementFields final : public dsl::FieldProvider {
+ public:
+  StatementFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
+                  const ChangedFile* cf, bool base)
+      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base) {}
+
+  Value field(int index, std::string_view name) const override {
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->statements.size())) return {};
+    const auto& s = m_->statements[index];
+    if (name == "kind") return Value(s.kind);
+    if (name == "text") return Value(s.text);
+    if (name == "code") return Value(s.code);
+    if (name == "function") return Value(s.function);
+    if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(s.line) > 0);
+    return {};
+  }
+
+  std::vector<std::string> names() const override { return {"added", "code", "function", "kind", "text"}; }
+
+ private:
+  std::shared_ptr<const change::Change> keep_;  // owns `cf_`
+  std::shared_ptr<const lang::SourceModel> m_;
+  const ChangedFile* cf_;
+  bool base_;
+};
+
 FactPtr lazy_line(const char* source, const std::string& file, int line,
                   const std::shared_ptr<const LineFields>& p, int index) {
   auto f = dsl::make_fact(source, file, line);
@@ -731,14 +759,13 @@ std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string
         out.push_back(f);
       }
     } else if (source == "statements") {
-      for (const auto& s : m->statements) {
+      auto p = std::make_shared<const StatementFields>(change_, m, r.changed, r.base);
+      for (size_t i = 0; i < m->statements.size(); ++i) {
+        const auto& s = m->statements[i];
         auto f = dsl::make_fact("statements", r.path, s.line);
         f->end_line = s.end_line;
-        f->set("kind", Value(s.kind));
-        f->set("text", Value(s.text));
-        f->set("code", Value(s.code));
-        f->set("function", Value(s.function));
-        f->set("added", Value(added_in(r, s.line)));
+        f->provider = p;
+        f->provider_index = static_cast<int>(i);
         out.push_back(f);
       }
     } else if (source == "dispatch_cases") {

@@ -256,6 +256,13 @@ TEST_CASE("line facts store no fields: a shared provider answers every schema fi
       CHECK(f->get("no_such_field").is_null());
     }
   }
+  const auto& st = facts->query("statements", kChanged);
+  REQUIRE(st.size() == 3);
+  for (const auto& f : st) {
+    CHECK(f->fields.empty());
+    REQUIRE(f->provider);
+    CHECK(f->provider->names() == std::vector<std::string>{"added", "code", "function", "kind", "text"});
+  }
   // Equality of two lookups of the same line (same source, place and field count).
   CHECK(Value(facts->query("lines", kChanged)[1]) == Value(facts->query("lines", kChanged)[1]));
   CHECK_FALSE(Value(facts->query("lines", kChanged)[0]) == Value(facts->query("lines", kChanged)[1]));
