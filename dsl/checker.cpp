@@ -543,6 +543,9 @@ class Checker {
         error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of block rule `" +
                                   r.id + "` has no {hole} that uses a captured value or a fact field");
     }
+    if (r.severity == "block" && r.evidence == "inferred")
+      error(r.id_span, "block rule `" + r.id + "` has `evidence inferred`: an inferred finding is at most a warning "
+                       "(the red-finding gate); make it `severity warn`, or verify its evidence");
     if (r.action.present) {
       bool ok = false;
       for (const auto& p : prefixes) ok = ok || r.action.raw.compare(0, p.size(), p) == 0;

@@ -203,6 +203,13 @@ TEST_CASE("checker: rule lints") {
           "            ^~~~~~~~~~~~~~~~~~\n");
     CHECK(diagnostics_of("rule X \"t\" {\n  severity block\n  for l in lines where l.text ~ /(?P<w>x)/\n"
                          "  problem \"{w}\"\n  impact \"i\"\n  action \"Author must fix it\"\n  example bad python \"x\"\n}") == "");
+    // the run-time half of the gate, decided at load time: an inferred finding never blocks
+    CHECK(diagnostics_of("rule X \"t\" {\n  severity block\n  evidence inferred\n  for l in lines where l.text ~ /(?P<w>x)/\n"
+                         "  problem \"{w}\"\n  impact \"i\"\n  action \"Author must fix it\"\n  example bad python \"x\"\n}") ==
+          "t.rules:1:6: error: block rule `X` has `evidence inferred`: an inferred finding is at most a warning (the "
+          "red-finding gate); make it `severity warn`, or verify its evidence\n"
+          "  rule X \"t\" {\n"
+          "       ^\n");
   }
   SECTION("action prefix, default and configured") {
     std::string r = "rule X \"t\" {\n  problem \"p\"\n  impact \"i\"\n  action \"Fix it\"\n  example bad python \"x\"\n}";
