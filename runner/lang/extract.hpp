@@ -6,6 +6,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <tree_sitter/api.h>
@@ -55,6 +56,11 @@ class Builder {
   std::string line_text(int line) const;
   /// code bytes [a, b).
   std::string code_range(uint32_t a, uint32_t b) const;
+
+  /// Appends the statement `n` of kind `type` to model.statements. Its `text` is the header: from
+  /// the start of `n` to the start of `body` with trailing whitespace cut (all of `n` when `body`
+  /// is null). Returns the header's byte range [start, end).
+  std::pair<uint32_t, uint32_t> add_statement(TSNode n, std::string_view type, const Ctx& ctx, TSNode body);
 
   /// Fills model.lines from the marks, the blanked code and the comments.
   void finish();

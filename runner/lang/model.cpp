@@ -151,6 +151,26 @@ int Builder::add_prefix(std::string p) {
   return static_cast<int>(prefixes.size()) - 1;
 }
 
+std::pair<uint32_t, uint32_t> Builder::add_statement(TSNode n, std::string_view type, const Ctx& ctx, TSNode body) {
+  Statement s;
+  s.kind = std::string(type);
+  s.line = start_line(n);
+  s.end_line = end_line(n);
+  s.function = fn_name(ctx);
+  uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (!ts_node_is_null(body)) {
+    uint32_t h = ts_node_start_byte(body);
+    while (h > a && (source[h - 1] == ' ' || source[h - 1] == '\t' || source[h - 1] == '\n' || source[h - 1] == '\r'))
+      --h;
+    e = h;
+  }
+  s.text = std::string(source.substr(a, e - a));
+  s.header_end = s.line;
+  for (char ch : s.text) s.header_end += ch == '\n';
+  model.statements.push_back(std::move(s));
+  return {a, e};
+}
+
 std::string Builder::line_text(int line) const {
   if (line < 1 || line > static_cast<int>(model.text_lines.size())) return {};
   const std::string& s = model.text_lines[line - 1];

@@ -165,27 +165,11 @@ class PyWalker {
   }
 
   void statement(TSNode n, std::string_view type, const Ctx& ctx) {
-    Statement s;
-    s.kind = std::string(type);
-    s.line = start_line(n);
-    s.end_line = end_line(n);
-    s.function = b_.fn_name(ctx);
-    uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
     TSNode def = is(type, "decorated_definition") ? field(n, "definition") : n;
     TSNode body = field(def, "body");
     if (ts_node_is_null(body)) body = field(def, "consequence");
-    if (!ts_node_is_null(body) && is(type_of(body), "block")) {
-      uint32_t h = ts_node_start_byte(body);
-      while (h > a && (b_.source[h - 1] == ' ' || b_.source[h - 1] == '\t' || b_.source[h - 1] == '\n' ||
-                       b_.source[h - 1] == '\r'))
-        --h;
-      e = h;
-    }
-    s.text = std::string(b_.source.substr(a, e - a));
-    s.header_end = s.line;
-    for (char ch : s.text) s.header_end += ch == '\n';
-    stmt_ranges_.emplace_back(a, e);
-    b_.model.statements.push_back(std::move(s));
+    if (!ts_node_is_null(body) && !is(type_of(body), "block")) body = TSNode{};
+    stmt_ranges_.push_back(b_.add_statement(n, type, ctx, body));
   }
 
   void decorators(TSNode n) {
