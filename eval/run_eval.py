@@ -35,8 +35,9 @@ SHARED_RULES = {"D1", "D1b", "D4", "D6", "D7", "D8", "D9", "G1", "HK1"}
 # B5 is split into B5a..B5e in the catalogue; B6's cited ATOM evidence (ATOM#1548, a getattr
 # key with a silent default) is the B5c pattern, so both ids count for a B6 case.
 RULE_ALIASES = {
-    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e"},
+    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f"},
     "B6": {"B6", "B5c"},
+    "D4": {"D4", "D4d"},
 }
 WINDOW = 3
 
