@@ -38,6 +38,7 @@ RULE_ALIASES = {
     "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f"},
     "B6": {"B6", "B5c"},
     "D4": {"D4", "D4d"},
+    "C1": {"C1", "C1b"},
 }
 WINDOW = 3
 
