@@ -39,6 +39,7 @@ RULE_ALIASES = {
     "B6": {"B6", "B5c"},
     "D4": {"D4", "D4d"},
     "C1": {"C1", "C1b", "C1c"},
+    "D1b": {"D1b", "D1c"},
 }
 WINDOW = 3
 
