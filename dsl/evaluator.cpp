@@ -471,9 +471,10 @@ class Evaluator {
       if (b.capture) f.witness[std::string(b.name)] = b.value.to_text();
     if (at) {
       // Does the change touch this finding? Its own fact, every fact bound in the rule, and the
-      // facts those reference directly, when they lie in the same file on an added line.
+      // facts those reference directly, when they lie on an added line (in any file: a caller in
+      // an unchanged file that still passes a removed parameter is touched by the change).
       auto on_added = [&](const FactPtr& x) {
-        return x && x->file == at->file && x->line > 0 && facts_.is_added(x->file, x->line);
+        return x && !x->file.empty() && x->line > 0 && facts_.is_added(x->file, x->line);
       };
       auto touches = [&](const FactPtr& x) {
         if (on_added(x)) return true;

@@ -236,3 +236,14 @@ TEST_CASE("hostile files: deep nesting and odd declarators never crash the runne
   CHECK(r.err.find("internal error") == std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("--filter added keeps a finding in an unchanged file that the change triggers") {
+  auto r = runner({"-r", "cross/cross.rules", "--base-dir", "cross/base", "--head-dir", "cross/head", "--color",
+                   "never", "--fail-on", "never"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("b.py:2:1: warn[CROSS1]: `a.g(1, y=2)` calls `g`, whose signature changed at a.py:1 [verified]\n", 0) == 0);
+  // --filter context keeps only findings inside the diff's hunks, and b.py is not in the diff.
+  auto ctx = runner({"-r", "cross/cross.rules", "--base-dir", "cross/base", "--head-dir", "cross/head", "--color",
+                     "never", "--fail-on", "never", "--filter", "context"});
+  CHECK(ctx.out.find("CROSS1") == std::string::npos);
+}
