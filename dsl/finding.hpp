@@ -30,7 +30,7 @@ struct RuleExample {
 
 /// What reporters know of a rule.
 struct RuleMeta {
-  std::string id;               ///< "D1b"
+  std::string id;               ///< as written after `rule`, e.g. "HK1a"
   std::string title;            ///< plain-words name, used as annotation title
   Severity severity = Severity::Warn;
   Evidence evidence = Evidence::Verified;
