@@ -113,13 +113,13 @@ class CppWalker {
     } else if (is(type, "conditional_expression")) {
       ++inner.cond;
     } else if (is_loop(type)) {
-      region(is(type, "do_statement") ? "do" : is(type, "while_statement") ? "while" : "for", n, ctx);
+      b_.add_region(is(type, "do_statement") ? "do" : is(type, "while_statement") ? "while" : "for", n, ctx);
     } else if (is(type, "try_statement")) {
-      region("try", n, ctx);
+      b_.add_region("try", n, ctx);
     } else if (is(type, "return_statement")) {
-      region("return", n, ctx);
+      b_.add_region("return", n, ctx);
     } else if (is(type, "throw_statement")) {
-      region("throw", n, ctx);
+      b_.add_region("throw", n, ctx);
     }
     // A braced loop body starting on the header line: the header line is not in the loop.
     b_.mark(n, inner, is(type, "compound_statement") && field_is(fname, "body") && is_loop(parent));
@@ -201,14 +201,7 @@ class CppWalker {
     f.start_line = start_line(n);
     f.end_line = end_line(n);
     f.signature = b_.line_text(f.start_line);
-    Ctx inner = ctx;
-    inner.function = static_cast<int>(b_.model.functions.size());
-    inner.direct_class = -1;
-    inner.loop = 0;
-    inner.cond = 0;
-    inner.prefix = b_.add_prefix(f.qualified + "::");
-    b_.model.functions.push_back(std::move(f));
-    return inner;
+    return b_.add_function(std::move(f), ctx, "::");
   }
 
   Ctx klass(TSNode n, const Ctx& ctx) {
@@ -334,9 +327,6 @@ class CppWalker {
     b_.model.branches.push_back(std::move(br));
   }
 
-  void region(const char* kind, TSNode n, const Ctx& ctx) {
-    b_.model.regions.push_back(Region{kind, start_line(n), end_line(n), b_.fn_name(ctx)});
-  }
 };
 
 }  // namespace

@@ -62,6 +62,13 @@ class Builder {
   /// is null). Returns the header's byte range [start, end).
   std::pair<uint32_t, uint32_t> add_statement(TSNode n, std::string_view type, const Ctx& ctx, TSNode body);
 
+  /// Appends `f` to model.functions and returns the context of its body: a fresh function scope
+  /// (no loop, condition or class around it) whose qualified-name prefix is f.qualified + `sep`
+  /// ("." for Python, "::" for C++).
+  Ctx add_function(Function f, const Ctx& ctx, std::string_view sep);
+  /// Appends a Region of `kind` spanning `n` to model.regions.
+  void add_region(const char* kind, TSNode n, const Ctx& ctx);
+
   /// Fills model.lines from the marks, the blanked code and the comments.
   void finish();
 

@@ -171,6 +171,22 @@ std::pair<uint32_t, uint32_t> Builder::add_statement(TSNode n, std::string_view 
   return {a, e};
 }
 
+Ctx Builder::add_function(Function f, const Ctx& ctx, std::string_view sep) {
+  Ctx inner = ctx;
+  inner.function = static_cast<int>(model.functions.size());
+  inner.direct_class = -1;
+  inner.loop = 0;
+  inner.cond = 0;
+  inner.comprehension = false;
+  inner.prefix = add_prefix(f.qualified + std::string(sep));
+  model.functions.push_back(std::move(f));
+  return inner;
+}
+
+void Builder::add_region(const char* kind, TSNode n, const Ctx& ctx) {
+  model.regions.push_back(Region{kind, start_line(n), end_line(n), fn_name(ctx)});
+}
+
 std::string Builder::line_text(int line) const {
   if (line < 1 || line > static_cast<int>(model.text_lines.size())) return {};
   const std::string& s = model.text_lines[line - 1];

@@ -128,12 +128,12 @@ class PyWalker {
         match(n, ctx);
         ++inner.cond;
         break;
-      case kFor: region("for", n, ctx); break;
-      case kWhile: region("while", n, ctx); break;
-      case kWith: region("with", n, ctx); break;
-      case kTry: region("try", n, ctx); break;
-      case kReturn: region("return", n, ctx); break;
-      case kRaise: region("raise", n, ctx); break;
+      case kFor: b_.add_region("for", n, ctx); break;
+      case kWhile: b_.add_region("while", n, ctx); break;
+      case kWith: b_.add_region("with", n, ctx); break;
+      case kTry: b_.add_region("try", n, ctx); break;
+      case kReturn: b_.add_region("return", n, ctx); break;
+      case kRaise: b_.add_region("raise", n, ctx); break;
       case kComprehension: inner.comprehension = true; break;
       default: break;
     }
@@ -225,15 +225,7 @@ class PyWalker {
     f.start_line = start_line(n);
     f.end_line = end_line(n);
     f.signature = b_.line_text(f.start_line);
-    Ctx inner = ctx;
-    inner.function = static_cast<int>(b_.model.functions.size());
-    inner.direct_class = -1;
-    inner.loop = 0;
-    inner.cond = 0;
-    inner.comprehension = false;
-    inner.prefix = b_.add_prefix(f.qualified + ".");
-    b_.model.functions.push_back(std::move(f));
-    return inner;
+    return b_.add_function(std::move(f), ctx, ".");
   }
 
   Ctx klass(TSNode n, const Ctx& ctx) {
@@ -415,9 +407,6 @@ class PyWalker {
     b_.model.branches.push_back(std::move(br));
   }
 
-  void region(const char* kind, TSNode n, const Ctx& ctx) {
-    b_.model.regions.push_back(Region{kind, start_line(n), end_line(n), b_.fn_name(ctx)});
-  }
 };
 
 }  // namespace
