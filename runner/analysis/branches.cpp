@@ -318,6 +318,15 @@ struct PyWalker {
     return s;
   }
 
+  BranchChain start(TSNode n, const char* kind) const {
+    BranchChain c;
+    c.kind = kind;
+    c.line = line_of(n);
+    c.end_line = end_line_of(n);
+    c.function = fn();
+    return c;
+  }
+
   void walk(TSNode root) {
     TSTreeCursor c = ts_tree_cursor_new(root);
     walk(&c, false);
@@ -354,11 +363,7 @@ struct PyWalker {
   }
 
   void if_chain(TSNode n) {
-    BranchChain c;
-    c.kind = "if";
-    c.line = line_of(n);
-    c.end_line = end_line_of(n);
-    c.function = fn();
+    BranchChain c = start(n, "if");
     std::vector<std::vector<Cmp>> per;
     auto arm = [&](TSNode cond, int line) {
       std::vector<Cmp> cmps;
@@ -379,11 +384,7 @@ struct PyWalker {
   }
 
   void match_chain(TSNode n) {
-    BranchChain c;
-    c.kind = "match";
-    c.line = line_of(n);
-    c.end_line = end_line_of(n);
-    c.function = fn();
+    BranchChain c = start(n, "match");
     std::string subj;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
       TSNode s = ts_node_named_child(n, i);
@@ -418,11 +419,7 @@ struct PyWalker {
   }
 
   void ternary_chain(TSNode n) {
-    BranchChain c;
-    c.kind = "ternary";
-    c.line = line_of(n);
-    c.end_line = end_line_of(n);
-    c.function = fn();
+    BranchChain c = start(n, "ternary");
     std::vector<std::vector<Cmp>> per;
     TSNode cur = n;
     while (is(cur, "conditional_expression")) {
