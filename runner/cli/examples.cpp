@@ -236,19 +236,14 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
     }
   }
   if (!sarif_path.empty()) {
-    std::ostringstream buf;
     report::ReportOptions ro;
     ro.source = [&texts](const std::string& p) -> std::optional<std::string> {
       auto it = texts.find(p);
       if (it == texts.end()) return std::nullopt;
       return it->second;
     };
-    auto rep = report::make_reporter("sarif", buf, ro);
-    rep->begin(run);
-    for (const auto& f : all) rep->add(f);
-    rep->finish(run);
     std::string e;
-    if (!write_file_atomically(sarif_path, buf.str(), e)) err << "runner: " << e << "\n";
+    if (!write_file_atomically(sarif_path, report::render("sarif", run, all, ro), e)) err << "runner: " << e << "\n";
   }
   out << t.passed << " passed, " << t.failed << " failed, " << t.skipped << " skipped\n";
   if (load_error) return 2;

@@ -216,22 +216,19 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   for (const auto& o : outputs) {
     bool to_stdout = o.path.empty() || o.path == "-";
     ropts.color = to_stdout && color && o.format == "text";
-    std::ostringstream buf;
+    std::string text;
     try {
-      auto rep = report::make_reporter(o.format, buf, ropts);
-      rep->begin(run);
-      for (const auto& f : findings) rep->add(f);
-      rep->finish(run);
+      text = report::render(o.format, run, findings, ropts);
     } catch (const std::exception& e) {
       err << "runner: the " << o.format << " output failed: " << e.what() << "\n";
       output_failed = true;
       continue;
     }
     if (to_stdout) {
-      out << buf.str();
+      out << text;
     } else {
       std::string e;
-      if (!write_file_atomically(o.path, buf.str(), e)) {
+      if (!write_file_atomically(o.path, text, e)) {
         err << "runner: " << e << "\n";
         output_failed = true;
       }
@@ -251,22 +248,13 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       co.version = REVIEW_VERSION;
       co.log = [&err](std::string_view line) { err << line << "\n"; };
       github::Client client(co);
-      std::ostringstream card;
-      {
-        auto rep = report::make_reporter("summary", card, ropts);
-        rep->begin(run);
-        for (const auto& f : findings) rep->add(f);
-        rep->finish(run);
-      }
+      std::string card = report::render("summary", run, findings, ropts);
       if (!opts.check_run.empty()) {
-        auto r = github::publish_check_run(client, repo, change->pr.head_sha, opts.check_run, findings, card.str(), "",
+        auto r = github::publish_check_run(client, repo, change->pr.head_sha, opts.check_run, findings, card, "",
                                            opts.fail_on);
         if (r.outcome == github::CheckRunOutcome::NoPermission) {
           err << "warning: the token cannot write check runs; falling back to workflow annotations\n";
-          auto rep = report::make_reporter("github", out, ropts);
-          rep->begin(run);
-          for (const auto& f : findings) rep->add(f);
-          rep->finish(run);
+          out << report::render("github", run, findings, ropts);
         } else if (r.outcome == github::CheckRunOutcome::Failed) {
           err << "warning: check run not published: " << r.message << "\n";
         }
@@ -276,7 +264,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
           err << "warning: no pull-request number known; the sticky comment was skipped\n";
         } else {
           std::string name = run.rulesets.empty() ? "review" : run.rulesets.front();
-          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card.str());
+          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card);
           if (r.outcome == github::CommentOutcome::NoPermission || r.outcome == github::CommentOutcome::Failed)
             err << "warning: the verdict comment was not written: " << r.message << "\n";
         }

@@ -1,5 +1,7 @@
 #include "runner/report/reporter.hpp"
 
+#include <sstream>
+
 #include <exception>
 #include <stdexcept>
 
@@ -52,6 +54,16 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
   std::string valid;
   for (const auto& n : report_formats()) valid += (valid.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown format '" + std::string(format) + "' (valid: " + valid + ")");
+}
+
+std::string render(std::string_view format, const RunInfo& run, const std::vector<review::dsl::Finding>& findings,
+                   const ReportOptions& options) {
+  std::ostringstream out;
+  auto rep = make_reporter(format, out, options);
+  rep->begin(run);
+  for (const auto& f : findings) rep->add(f);
+  rep->finish(run);
+  return out.str();
 }
 
 void FanOut::add_reporter(std::string name, std::unique_ptr<Reporter> reporter) {

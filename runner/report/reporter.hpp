@@ -80,6 +80,11 @@ struct ReportOptions {
 std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out,
                                         const ReportOptions& options);
 
+/// Renders `findings` of `run` in `format` to a string: make_reporter, then begin, add for each
+/// finding, finish. Throws what make_reporter or the reporter throws.
+std::string render(std::string_view format, const RunInfo& run, const std::vector<review::dsl::Finding>& findings,
+                   const ReportOptions& options);
+
 /// Returns the format names accepted by `make_reporter`, in documentation order.
 const std::vector<std::string>& report_formats();
 
