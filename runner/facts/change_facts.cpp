@@ -7,6 +7,7 @@
 #include <thread>
 #include <cctype>
 
+#include "runner/change/pr_meta.hpp"
 #include "runner/lang/markdown.hpp"
 
 #include "runner/analysis/clones.hpp"
@@ -92,22 +93,6 @@ const std::vector<std::string>& default_skip_globs() {
   return k;
 }
 
-std::string strip_html_comments(std::string_view text) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t open = text.find("<!--", pos);
-    if (open == std::string_view::npos) {
-      out.append(text.substr(pos));
-      break;
-    }
-    out.append(text.substr(pos, open - pos));
-    size_t close = text.find("-->", open + 4);
-    if (close == std::string_view::npos) break;
-    pos = close + 3;
-  }
-  return out;
-}
 
 namespace {
 std::vector<std::string_view> segments(std::string_view path) {
@@ -406,7 +391,7 @@ std::vector<FactPtr> ChangeFacts::pr_facts() {
   f->set("number", Value(pr.number));
   f->set("title", Value(pr.title));
   f->set("body", Value(pr.body));
-  f->set("text", Value(pr.title + "\n\n" + strip_html_comments(pr.body)));
+  f->set("text", Value(pr.title + "\n\n" + change::strip_html_comments(pr.body)));
   f->set("labels", str_list(pr.labels));
   f->set("base", Value(pr.base_ref));
   f->set("head", Value(pr.head_ref));
@@ -883,7 +868,7 @@ std::vector<FactPtr> ChangeFacts::section_facts(const Scope& scope) {
     out.push_back(f);
   };
   if (scope.kind == Scope::Kind::Changed && !change_->pr.body.empty())
-    for (const auto& s : lang::markdown_sections(strip_html_comments(change_->pr.body))) emit(s, "", true, nullptr);
+    for (const auto& s : lang::markdown_sections(change::strip_html_comments(change_->pr.body))) emit(s, "", true, nullptr);
   auto refs = files_of(scope);
   for (const auto& r : refs) {
     if (lang::language_of(r.path) != lang::Language::Markdown) continue;

@@ -30,8 +30,6 @@ namespace review::facts {
 /// "**/third_party/**", "**/*.pb.*".
 const std::vector<std::string>& default_skip_globs();
 
-/// Strips HTML comments ("<!-- ... -->"; an unterminated one runs to the end) from `text`.
-std::string strip_html_comments(std::string_view text);
 
 /// The built-in test-path rule (RULES.md §0.4 is_test): a directory segment is one of test,
 /// tests, op_tests, unittests, testing; or the basename matches test_*.py, *_test.py,
