@@ -111,6 +111,7 @@ struct Rule {
   std::vector<ForClause> fors;
   std::vector<ExprPtr> wheres;
   std::vector<ExprPtr> unlesses;
+  ExprPtr at;                      ///< `at <expr>`: the fact that locates a finding; null = the first `for`'s
   Template problem, impact, action;
   std::string help;
   std::vector<Example> examples;

@@ -529,6 +529,12 @@ class Checker {
     }
     for (const auto& w : r.wheres) check(*w);
     for (const auto& u : r.unlesses) check(*u);
+    if (r.at) {
+      SType t = check(*r.at);
+      if (t.type != Type::Fact && t.type != Type::Any)
+        error(r.at->span, "`at` takes a fact (a variable bound by `for`, or a fact field), not a " +
+                              std::string(type_name(t.type)) + ": it sets the finding's file and line");
+    }
     check_template(r.problem);
     check_template(r.impact);
     check_template(r.action);

@@ -424,6 +424,10 @@ class Evaluator {
         if (!eval(*w).truthy()) return;
       for (const auto& u : r.unlesses)
         if (eval(*u).truthy()) return;
+      if (r.at) {
+        Value v = eval(*r.at);
+        if (v.is_fact()) first = v.as_fact();
+      }
       emit(r, first);
       return;
     }
@@ -471,10 +475,14 @@ class Evaluator {
       if (b.capture) f.witness[std::string(b.name)] = b.value.to_text();
     if (at) {
       // Does the change touch this finding? Its own fact, every fact bound in the rule, and the
-      // facts those reference directly, when they lie on an added line (in any file: a caller in
-      // an unchanged file that still passes a removed parameter is touched by the change).
+      // facts those reference directly, when they lie on an added line or are a removed line (in
+      // any file: a caller in an unchanged file that still passes a removed parameter, or a kept
+      // comment whose statement was deleted, is touched by the change).
       auto on_added = [&](const FactPtr& x) {
-        return x && !x->file.empty() && x->line > 0 && facts_.is_added(x->file, x->line);
+        if (!x || x->file.empty() || x->line <= 0) return false;
+        if (facts_.is_added(x->file, x->line)) return true;
+        Value kind = x->get("kind");
+        return x->source == "removed_lines" || (kind.is_string() && kind.as_string() == "removed");
       };
       auto touches = [&](const FactPtr& x) {
         if (on_added(x)) return true;

@@ -58,7 +58,7 @@ struct Finding {
   std::string snippet;          ///< the head text of `line` (for fingerprints and code frames)
   /// True when the change touches the finding although its own line may be unchanged: a fact
   /// the rule bound, or a fact one of those references (e.g. the branch of an unbound read),
-  /// lies on an added line (of any file). `--filter added` keeps such findings.
+  /// lies on an added line (of any file) or is a removed line. `--filter added` keeps such findings.
   bool touches_change = false;
 
   std::string problem, impact, action;  ///< templates with holes filled in

@@ -36,7 +36,7 @@ REVIEW_KW( kw_help, "help" );        REVIEW_KW( kw_example, "example" );  REVIEW
 REVIEW_KW( kw_or, "or" );            REVIEW_KW( kw_not, "not" );          REVIEW_KW( kw_like, "like" );
 REVIEW_KW( kw_count, "count" );      REVIEW_KW( kw_exists, "exists" );    REVIEW_KW( kw_findings, "findings" );
 REVIEW_KW( kw_true, "true" );        REVIEW_KW( kw_false, "false" );      REVIEW_KW( kw_changed, "changed" );
-REVIEW_KW( kw_base, "base" );        REVIEW_KW( kw_repo, "repo" );
+REVIEW_KW( kw_base, "base" );        REVIEW_KW( kw_repo, "repo" );      REVIEW_KW( kw_at, "at" );
 #undef REVIEW_KW
 
 // Words that cannot name a variable (field names after `.` may be anything).
@@ -47,7 +47,8 @@ struct reserved : sor< TAO_PEGTL_KEYWORD( "and" ), TAO_PEGTL_KEYWORD( "or" ), TA
                        TAO_PEGTL_KEYWORD( "for" ), TAO_PEGTL_KEYWORD( "where" ), TAO_PEGTL_KEYWORD( "unless" ),
                        TAO_PEGTL_KEYWORD( "problem" ), TAO_PEGTL_KEYWORD( "impact" ), TAO_PEGTL_KEYWORD( "action" ),
                        TAO_PEGTL_KEYWORD( "help" ), TAO_PEGTL_KEYWORD( "example" ), TAO_PEGTL_KEYWORD( "severity" ),
-                       TAO_PEGTL_KEYWORD( "evidence" ), TAO_PEGTL_KEYWORD( "tags" ), TAO_PEGTL_KEYWORD( "rule" ) > {};
+                       TAO_PEGTL_KEYWORD( "evidence" ), TAO_PEGTL_KEYWORD( "tags" ), TAO_PEGTL_KEYWORD( "rule" ),
+                       TAO_PEGTL_KEYWORD( "at" ) > {};
 
 struct lparen : tok< one< '(' > > {};
 struct rparen : tok< one< ')' > > {};
@@ -245,6 +246,7 @@ struct for_where : if_must< kw_where, expr > {};
 struct for_clause : if_must< kw_for, for_binder, for_in, domain, opt< for_where > > {};
 struct where_clause : if_must< kw_where, expr > {};
 struct unless_clause : if_must< kw_unless, expr > {};
+struct at_clause : if_must< kw_at, expr > {};
 struct template_string : string_tok {};
 struct problem_clause : if_must< kw_problem, template_string > {};
 struct impact_clause : if_must< kw_impact, template_string > {};
@@ -260,7 +262,7 @@ struct example_lang : tok< example_lang_ident > {};
 struct example_code : string_tok {};
 struct example_clause : if_must< kw_example, example_kind, example_lang, example_code > {};
 struct rule_clause : sor< severity_clause, evidence_clause, tags_clause, when_clause, for_clause, where_clause,
-                          unless_clause, problem_clause, impact_clause, action_clause, help_clause, example_clause > {};
+                          unless_clause, at_clause, problem_clause, impact_clause, action_clause, help_clause, example_clause > {};
 struct rule_close : rbrace {};
 struct rule_open : lbrace {};
 struct rule_decl : if_must< kw_rule, rule_id, title_string, rule_open, star< rule_clause, opt< semi > >, rule_close > {};

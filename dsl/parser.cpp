@@ -552,6 +552,12 @@ template <> struct action<g::where_clause> {
 template <> struct action<g::unless_clause> {
   template <typename In> static void apply(const In&, Builder& b) { b.rule.unlesses.push_back(b.pop()); }
 };
+template <> struct action<g::at_clause> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.clause("at", span_of(in, 2));
+    b.rule.at = b.pop();
+  }
+};
 template <> struct action<g::problem_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("problem", span_of(in, 7));

@@ -54,6 +54,14 @@ struct ChangedFile {
   int added_count = 0, removed_count = 0;
   std::set<int> added_lines;   ///< head line numbers of added lines
   std::set<int> removed_lines; ///< base line numbers of removed lines
+
+  /// Returns the head line that stands at the place of base line `old_line` (1-based): the same
+  /// line for an unchanged line, and for a removed line the first head line after the deleted
+  /// block (one past the last head line when the deletion is at the end of the file). Lines
+  /// outside every hunk are shifted by the line-count difference of the hunks before them
+  /// (unified diff: a hunk with `new_count` 0 starts after head line `new_start`). Returns 0 for
+  /// `old_line` < 1. Never throws.
+  int head_line_of(int old_line) const;
 };
 
 /// Pull-request metadata. Every field may be empty for a local run.

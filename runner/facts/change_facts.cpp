@@ -495,6 +495,10 @@ class LineFields final : public dsl::FieldProvider {
     if (name == "in_loop") return Value(li && li->in_loop);
     if (name == "in_condition") return Value(li && li->in_condition);
     if (name == "added") return Value(added(line));
+    if (name == "head_line") {
+      if (removed_mode_) return Value(cf_ ? cf_->head_line_of(line) : 0);
+      return Value(base_ && cf_ ? cf_->head_line_of(line) : line);
+    }
     if (name == "kind") {
       if (removed_mode_) return Value("removed");
       return Value(added(line) ? "added"
@@ -505,7 +509,7 @@ class LineFields final : public dsl::FieldProvider {
   }
 
   std::vector<std::string> names() const override {
-    return {"added", "class", "code", "comment", "function", "in_condition", "in_loop", "kind", "text"};
+    return {"added", "class", "code", "comment", "function", "head_line", "in_condition", "in_loop", "kind", "text"};
   }
 
  private:

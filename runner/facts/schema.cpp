@@ -24,6 +24,7 @@ std::vector<FieldSchema> line_fields() {
       F("code", T::String, "the line with comments and string contents blanked by spaces (columns kept)"),
       F("comment", T::String, "comment text on the line, comment markers included; \"\" when none"),
       F("kind", T::String, "added, removed or context"),
+      F("head_line", T::Int, "head line at this line's place: the line itself at head; for a removed line the first head line after the deleted block; base lines mapped through the hunks"),
       F("added", T::Bool, "the line is an added line of the change"),
       F("function", T::String, "qualified name of the innermost enclosing function, \"\" outside any"),
       F("class", T::String, "name of the innermost enclosing class, \"\" outside any"),

@@ -94,6 +94,22 @@ TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
   }
 }
 
+TEST_CASE("evaluator: `at` moves the finding to another bound fact") {
+  // located at the first `for` (a.py:1) without `at`, at the joined fact with it
+  CHECK(eval_rule("for l in lines(changed) where l.added and l.code ~ /(?P<p>gfx942)/\n"
+                  " for o in lines(repo) where o.file == \"other.py\"") == "a.py:1 gfx942");
+  CHECK(eval_rule("for l in lines(changed) where l.added and l.code ~ /(?P<p>gfx942)/\n"
+                  " for o in lines(repo) where o.file == \"other.py\"\n at o") == "other.py:3 gfx942");
+  // a value that is not a fact is refused at load time
+  CHECK(eval_rule("for l in lines(changed) where l.added and l.code ~ /(?P<p>gfx942)/\n at l.function") ==
+        "LOAD t.rules:6:5: error: `at` takes a fact (a variable bound by `for`, or a fact field), not a string: it "
+        "sets the finding's file and line\n"
+        "   at l.function\n"
+        "      ^~~~~~~~~~\n");
+  // `at` is a clause word: it cannot name a variable
+  CHECK(eval_rule("for at in lines(changed) where at.code ~ /(?P<p>x)/").rfind("LOAD t.rules:5:", 0) == 0);
+}
+
 TEST_CASE("evaluator: lower, len") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {
