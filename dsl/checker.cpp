@@ -427,13 +427,13 @@ class Checker {
     return {Type::Int};
   }
 
-  /// Built-in functions: lower(string) -> string, len(string or list) -> int.
+  /// Built-in functions: lower(string) -> string, trim(string) -> string, len(string or list) -> int.
   SType check_call(const Expr& e) {
     std::vector<SType> args;
     for (const auto& k : e.kids) args.push_back(check(*k));
-    const bool lower = e.text == "lower", len = e.text == "len";
+    const bool lower = e.text == "lower" || e.text == "trim", len = e.text == "len";
     if (!lower && !len) {
-      error(e.span, "unknown function `" + e.text + "`" + did_you_mean(e.text, {"lower", "len"}));
+      error(e.span, "unknown function `" + e.text + "`" + did_you_mean(e.text, {"lower", "trim", "len"}));
       return {};
     }
     if (args.size() != 1) {
@@ -442,7 +442,7 @@ class Checker {
     }
     Type t = args[0].type;
     if (lower && concrete(t) && t != Type::String)
-      error(e.kids[0]->span, "`lower` needs a string, got " + std::string(type_name(t)));
+      error(e.kids[0]->span, "`" + e.text + "` needs a string, got " + std::string(type_name(t)));
     if (len && concrete(t) && t != Type::String && t != Type::List)
       error(e.kids[0]->span, "`len` needs a string or a list, got " + std::string(type_name(t)));
     return {lower ? Type::String : Type::Int};

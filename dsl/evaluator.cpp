@@ -334,7 +334,7 @@ class Evaluator {
     return Value(negative ? INT64_MIN : INT64_MAX);
   }
 
-  /// lower(s): ASCII letters lowered; len(s): UTF-8 code points; len(list): items. Any other
+  /// lower(s): ASCII letters lowered; trim(s): ASCII white space cut at both ends; len(s): UTF-8 code points; len(list): items. Any other
   /// argument (null included) gives null.
   Value call(const Expr& e) {
     if (e.kids.size() != 1) return {};
@@ -345,6 +345,14 @@ class Evaluator {
       for (char& c : s)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
       return Value(std::move(s));
+    }
+    if (e.text == "trim") {
+      if (!v.is_string()) return {};
+      const std::string& s = v.as_string();
+      size_t a = s.find_first_not_of(" \t\r\n\f\v");
+      if (a == std::string::npos) return Value(std::string());
+      size_t b = s.find_last_not_of(" \t\r\n\f\v");
+      return Value(s.substr(a, b - a + 1));
     }
     if (e.text == "len") {
       if (v.is_list()) return Value(static_cast<int64_t>(v.as_list().size()));

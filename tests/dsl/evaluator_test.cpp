@@ -110,7 +110,7 @@ TEST_CASE("evaluator: `at` moves the finding to another bound fact") {
   CHECK(eval_rule("for at in lines(changed) where at.code ~ /(?P<p>x)/").rfind("LOAD t.rules:5:", 0) == 0);
 }
 
-TEST_CASE("evaluator: lower, len") {
+TEST_CASE("evaluator: lower, trim, len") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {
       {"where lower(pr.title) == \"speed up\" and pr.title ~ /(?P<p>up)/", "- up"},
@@ -119,6 +119,11 @@ TEST_CASE("evaluator: lower, len") {
       // null in, null out
       {"for l in lines where len(l.comment) >= 0 or lower(l.comment) == \"\" or l.text ~ /^(?P<p>y)/", "a.py:2 y"},
       {"for l in lines where l.text ~ /(?P<p>gfx\\d+)/ and lower(\"GFX942\") == p", "a.py:1 gfx942"},
+      {"where trim(\" \\t a b \\n\") == \"a b\" and trim(\"   \") == \"\" and pr.title ~ /(?P<p>up)/", "- up"},
+      {"where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/",
+       "LOAD t.rules:5:12: error: `trim` needs a string, got int\n"
+       "    where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/\n"
+       "               ^~~~~~~~~\n"},
   };
   for (const auto& r : rows) {
     INFO(r.body);
