@@ -122,8 +122,8 @@ TEST_CASE("evaluator: lower, trim, len") {
       {"where trim(\" \\t a b \\n\") == \"a b\" and trim(\"   \") == \"\" and pr.title ~ /(?P<p>up)/", "- up"},
       {"where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/",
        "LOAD t.rules:5:12: error: `trim` needs a string, got int\n"
-       "    where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/\n"
-       "               ^~~~~~~~~\n"},
+       "  where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/\n"
+       "             ^~~~~~~~~\n"},
   };
   for (const auto& r : rows) {
     INFO(r.body);
