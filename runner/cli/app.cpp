@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dsl/diagnostic.hpp"
 #include "dsl/ruleset.hpp"
 #include "runner/cli/config.hpp"
 #include "runner/cli/examples.hpp"
@@ -142,6 +143,25 @@ int cmd_list(std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
+
+namespace {
+// After an unexpected-argument error: one "did you mean" line for each unknown `--flag` that is
+// close to a long option of the subcommand being parsed (or of the main command).
+void suggest_flags(const CLI::App& app, std::ostream& err) {
+  const CLI::App* cmd = &app;
+  for (const CLI::App* sub : app.get_subcommands()) cmd = sub;
+  std::vector<std::string> names;
+  for (const CLI::Option* o : cmd->get_options())
+    for (const auto& n : o->get_lnames()) names.push_back("--" + n);
+  for (const std::string& arg : cmd->remaining()) {
+    if (arg.rfind("--", 0) != 0) continue;
+    std::string word = arg.substr(0, arg.find('='));
+    std::string c = review::dsl::closest_name(word, names);
+    if (!c.empty()) err << "Unknown option " << word << "; did you mean " << c << "?\n";
+  }
+}
+}  // namespace
+
 int run(int argc, char** argv) {
   std::ostream& out = std::cout;
   std::ostream& err = std::cerr;
@@ -230,6 +250,7 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e, out, err);
+    if (rc != 0) suggest_flags(app, err);
     return rc == 0 ? 0 : 2;
   }
 

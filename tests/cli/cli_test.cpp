@@ -143,6 +143,7 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
     std::vector<std::string> args;
     int code;
     std::string err_start;
+    bool whole = false;  ///< err_start is the whole of stderr
   };
   const Row rows[] = {
       {{"--base-dir", "base", "--head-dir", "head"}, 2, "runner: no ruleset given; pass --ruleset NAME"},
@@ -161,6 +162,14 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
       {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
+      // a mistyped long option gets the closest one of its (sub)command
+      {{"--rulset", "x"}, 2,
+       "The following arguments were not expected: x --rulset\nRun with --help for more information.\n"
+       "Unknown option --rulset; did you mean --ruleset?\n", true},
+      {{"check", "--strcit=1", "x.rules"}, 2,
+       "The following argument was not expected: --strcit=1\nRun with --help for more information.\n"
+       "Unknown option --strcit; did you mean --strict?\n", true},
+      {{"--zzzzzz"}, 2, "The following argument was not expected: --zzzzzz\nRun with --help for more information.\n", true},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never", "--format",
         "sarif=/nonexistent/dir/x.sarif"},
        3, "runner: cannot write /nonexistent/dir/x.sarif: the folder /nonexistent/dir does not exist\n"},
@@ -172,6 +181,7 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
     auto r = runner(row.args);
     CHECK(r.exit_code == row.code);
     CHECK(r.err.substr(0, row.err_start.size()) == row.err_start);
+    if (row.whole) CHECK(r.err == row.err_start);
   }
 }
 
