@@ -3,6 +3,7 @@
 #include "runner/analysis/unbound.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -84,10 +85,141 @@ std::string join_words(const std::vector<std::string>& items, const char* conj) 
   return out;
 }
 
+// ---- guards: which tests hold where a name is read ----
+
+// A condition node that holds (`pos`) or fails on a path.
+struct Lit {
+  TSNode node;
+  bool pos;
+};
+
+// A propositional formula over atoms (condition texts, whitespace-normalised).
+struct Formula {
+  enum Kind { Atom, Not, And, Or } kind = Atom;
+  int atom = -1;
+  std::vector<Formula> kids;
+};
+
+// Whitespace removed except one blank between two word characters: `f( a )` -> `f(a)`,
+// `x  is   None` -> `x is None`.
+std::string normalise(std::string_view t) {
+  std::string out;
+  bool gap = false;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (char c : t) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+      gap = true;
+      continue;
+    }
+    if (gap && !out.empty() && word(out.back()) && word(c)) out += ' ';
+    gap = false;
+    out += c;
+  }
+  return out;
+}
+
+class Logic {
+ public:
+  explicit Logic(std::string_view src) : src_(src) {}
+
+  Formula build(TSNode n, int depth = 0) {
+    while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+    if (depth < 64) {
+      if (is(n, "not_operator")) return neg(build(field(n, "argument"), depth + 1));
+      if (is(n, "boolean_operator")) {
+        Formula f;
+        f.kind = text_of(field(n, "operator"), src_) == "and" ? Formula::And : Formula::Or;
+        f.kids.push_back(build(field(n, "left"), depth + 1));
+        f.kids.push_back(build(field(n, "right"), depth + 1));
+        return f;
+      }
+    }
+    std::string t = normalise(text_of(n, src_));
+    // `a is not b` = not (`a is b`); `a != b` = not (`a == b`): one comparison only.
+    if (is(n, "comparison_operator") && ts_node_named_child_count(n) == 2) {
+      std::string l = normalise(text_of(ts_node_named_child(n, 0), src_));
+      std::string r = normalise(text_of(ts_node_named_child(n, 1), src_));
+      std::string op = t.substr(l.size(), t.size() - l.size() - r.size());
+      op = normalise(op);
+      if (op == "is not" || op == "isnot") return neg(atom(l + " is " + r));
+      if (op == "!=") return neg(atom(l + "==" + r));
+      if (op == "not in" || op == "notin") return neg(atom(l + " in " + r));
+    }
+    return atom(t);
+  }
+
+  Formula lit(const Lit& l) {
+    Formula f = build(l.node);
+    return l.pos ? f : neg(std::move(f));
+  }
+
+  int atoms() const { return static_cast<int>(names_.size()); }
+
+  static void atoms_of(const Formula& f, std::set<int>& out) {
+    if (f.kind == Formula::Atom) out.insert(f.atom);
+    for (const auto& k : f.kids) atoms_of(k, out);
+  }
+
+  // True when the conjunction of `fs` has no satisfying assignment over `use` (the atoms not
+  // in `use` must not occur). Enumerates 2^|use| assignments.
+  static bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) {
+    std::vector<int> slot(static_cast<size_t>(*std::max_element(use.begin(), use.end()) + 1), -1);
+    for (size_t i = 0; i < use.size(); ++i) slot[static_cast<size_t>(use[i])] = static_cast<int>(i);
+    const uint32_t n = static_cast<uint32_t>(use.size());
+    for (uint32_t bits = 0; bits < (1u << n); ++bits) {
+      bool all = true;
+      for (const Formula* f : fs)
+        if (!eval(*f, bits, slot)) {
+          all = false;
+          break;
+        }
+      if (all) return false;
+    }
+    return true;
+  }
+
+ private:
+  static bool eval(const Formula& f, uint32_t bits, const std::vector<int>& slot) {
+    switch (f.kind) {
+      case Formula::Atom: return (bits >> slot[static_cast<size_t>(f.atom)]) & 1u;
+      case Formula::Not: return !eval(f.kids[0], bits, slot);
+      case Formula::And:
+        for (const auto& k : f.kids)
+          if (!eval(k, bits, slot)) return false;
+        return true;
+      case Formula::Or:
+        for (const auto& k : f.kids)
+          if (eval(k, bits, slot)) return true;
+        return false;
+    }
+    return false;
+  }
+  static Formula neg(Formula f) {
+    if (f.kind == Formula::Not) return std::move(f.kids[0]);
+    Formula n;
+    n.kind = Formula::Not;
+    n.kids.push_back(std::move(f));
+    return n;
+  }
+  Formula atom(const std::string& t) {
+    auto [it, fresh] = names_.try_emplace(t, static_cast<int>(names_.size()));
+    Formula f;
+    f.atom = it->second;
+    return f;
+  }
+
+  std::string_view src_;
+  std::unordered_map<std::string, int> names_;
+};
+
 struct Reason {
   std::string cause, kind, bound_in, unbound_path, inside_path;
   int line = 0;
   uint32_t start = 0, end = 0;  // byte range of the construct
+  // The tests that hold on each path of the construct that leaves the name unbound; empty
+  // with lits_known false when the construct's paths are not tests (loops, try, match).
+  std::vector<std::vector<Lit>> unbound_lits;
+  bool lits_known = false;
 };
 
 struct State {
@@ -226,6 +358,7 @@ class Analyzer {
   std::vector<TSNode> pending_;  // reads of names not (yet) bound in this scope
   ScopeInfo* info_ = nullptr;
   std::vector<State*> catchers_;  // exception accumulators of enclosing try bodies
+  std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
 
   // ---- names ----
   size_t index_of(std::string_view name) {
@@ -295,7 +428,8 @@ class Analyzer {
     }
   }
 
-  State join(std::vector<Arm>& arms, const Construct& c) {
+  // `lits`, when given, holds for each arm (same order) the tests that hold on it.
+  State join(std::vector<Arm>& arms, const Construct& c, const std::vector<std::vector<Lit>>* lits = nullptr) {
     State out = State::dead();
     size_t n = 0;
     for (auto& a : arms)
@@ -343,6 +477,11 @@ class Analyzer {
           }
           break;
         }
+        if (lits && lits->size() == arms.size() && rs.cause == "branch") {
+          rs.lits_known = true;
+          for (size_t ai = 0; ai < arms.size(); ++ai)
+            if (arms[ai].s.live && (arms[ai].s.get(i) & kUnbound)) rs.unbound_lits.push_back((*lits)[ai]);
+        }
         info_->reasons.push_back(std::move(rs));
         r = static_cast<int>(info_->reasons.size()) - 1;
       } else {
@@ -357,11 +496,51 @@ class Analyzer {
               r = a.s.reason(i);
               break;
             }
+        if (v == kMaybe && r >= 0) r = compose(arms, i, r, lits);
       }
       out.st[i] = v;
       out.why[i] = r;
     }
     return out;
+  }
+
+  // The reason `r` an arm brings in describes only that arm's unbound paths. When another arm
+  // leaves the name unbound too (or brings another reason), the unbound paths of the whole
+  // construct are the union, each prefixed with its arm's tests: a copy of `r` with those paths
+  // (lits_known false when an arm's tests or inner paths are unknown). Returns `r` itself when
+  // it already covers every unbound path.
+  int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits) {
+    bool other = false;
+    for (const auto& a : arms) {
+      if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
+      if (a.s.get(i) == kUnbound || a.s.reason(i) != r) other = true;
+    }
+    if (!other || !info_->reasons[static_cast<size_t>(r)].lits_known) return r;
+    Reason nr = info_->reasons[static_cast<size_t>(r)];
+    nr.unbound_lits.clear();
+    nr.lits_known = lits != nullptr && lits->size() == arms.size();
+    for (size_t ai = 0; ai < arms.size() && nr.lits_known; ++ai) {
+      const Arm& a = arms[ai];
+      if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
+      const std::vector<Lit>& here = (*lits)[ai];
+      if (a.s.get(i) == kUnbound) {
+        nr.unbound_lits.push_back(here);
+        continue;
+      }
+      int ar = a.s.reason(i);
+      if (ar < 0 || !info_->reasons[static_cast<size_t>(ar)].lits_known) {
+        nr.lits_known = false;
+        break;
+      }
+      for (const auto& path : info_->reasons[static_cast<size_t>(ar)].unbound_lits) {
+        std::vector<Lit> both = here;
+        both.insert(both.end(), path.begin(), path.end());
+        nr.unbound_lits.push_back(std::move(both));
+      }
+    }
+    if (!nr.lits_known) nr.unbound_lits.clear();
+    info_->reasons.push_back(std::move(nr));
+    return static_cast<int>(info_->reasons.size()) - 1;
   }
 
   Construct construct(TSNode n, const char* cause, const char* kind) {
@@ -429,6 +608,76 @@ class Analyzer {
     jobs_->push_back(std::move(j));
   }
 
+  // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
+  // unbound path of `rs`, and no name those tests read is rebound after the construct starts.
+  void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u) {
+    if (guards_.empty() || rs.unbound_lits.empty()) return;
+    Logic lg(src_);
+    std::vector<Formula> gs;
+    for (const Lit& g : guards_) gs.push_back(lg.lit(g));
+    std::string used;
+    for (const auto& path : rs.unbound_lits) {
+      std::vector<Formula> cs;
+      std::set<int> path_atoms;
+      for (const Lit& l : path) {
+        cs.push_back(lg.lit(l));
+        Logic::atoms_of(cs.back(), path_atoms);
+      }
+      // Only the guards that share an atom with this path can contradict it.
+      std::vector<const Formula*> fs;
+      std::set<int> use = path_atoms;
+      std::string why;
+      for (size_t gi = 0; gi < gs.size(); ++gi) {
+        std::set<int> ga;
+        Logic::atoms_of(gs[gi], ga);
+        bool shares = std::any_of(ga.begin(), ga.end(), [&](int a) { return path_atoms.count(a) > 0; });
+        if (!shares) continue;
+        fs.push_back(&gs[gi]);
+        use.insert(ga.begin(), ga.end());
+        if (why.empty()) {
+          TSNode gn = guards_[gi].node;
+          bool pos = guards_[gi].pos;
+          if (is(gn, "not_operator")) gn = field(gn, "argument"), pos = !pos;
+          why = (pos ? "" : "not ") + std::string("`") + short_text(gn, src_) + "`";
+        }
+      }
+      if (fs.empty() || use.empty() || static_cast<int>(use.size()) > kMaxGuardAtoms) return;
+      for (const auto& c : cs) fs.push_back(&c);
+      if (!Logic::unsat(fs, std::vector<int>(use.begin(), use.end()))) return;
+      if (used.empty()) used = why;
+    }
+    // The tests must still mean what they meant at the branch: no name they read is rebound
+    // between the start of the construct and the read.
+    std::vector<TSNode> tests;
+    for (const Lit& g : guards_) tests.push_back(g.node);
+    for (const auto& path : rs.unbound_lits)
+      for (const Lit& l : path) tests.push_back(l.node);
+    std::unordered_set<std::string> names;
+    for (TSNode t : tests) collect_identifiers(t, names, 0);
+    for (const auto& nm : names) {
+      auto b = info_->bindings.find(nm);
+      if (b == info_->bindings.end()) continue;
+      for (auto [at, kind] : b->second)
+        if (at > rs.start && at < read_at) return;
+    }
+    u.guarded = true;
+    u.guard = used;
+  }
+
+  void collect_identifiers(TSNode n, std::unordered_set<std::string>& out, int depth) {
+    if (ts_node_is_null(n) || depth > 64) return;
+    if (is(n, "identifier")) {
+      out.emplace(text_of(n, src_));
+      return;
+    }
+    if (is(n, "attribute")) {  // `a.b.c` reads `a`
+      collect_identifiers(field(n, "object"), out, depth + 1);
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      collect_identifiers(ts_node_named_child(n, i), out, depth + 1);
+  }
+
   void emit(TSNode id, const std::string& name, int r, const ScopeInfo& where) {
     UnboundRead u;
     u.name = name;
@@ -446,6 +695,7 @@ class Analyzer {
       uint32_t at = ts_node_start_byte(id);
       u.unbound_path = (at >= rs.start && at < rs.end && !rs.inside_path.empty()) ? rs.inside_path
                                                                                     : rs.unbound_path;
+      if (&where == info_ && rs.lits_known && at >= rs.end) guard_check(rs, at, u);
     } else {
       u.cause = "branch";
     }
@@ -497,11 +747,15 @@ class Analyzer {
       // children: body, condition, alternative
       TSNode a = ts_node_named_child(n, 0), c = ts_node_named_child(n, 1), b = ts_node_named_child(n, 2);
       auto [sa, sb] = cond(c, s);
+      guards_.push_back({c, true});
       expr(a, sa);
+      guards_.back().pos = false;
       expr(b, sb);
+      guards_.pop_back();
       std::vector<Arm> arms{{sa, "`if`", "`" + short_text(c, src_) + "` holds"},
                             {sb, "`else`", "`" + short_text(c, src_) + "` does not hold"}};
-      s = join(arms, construct(n, "branch", "if"));
+      std::vector<std::vector<Lit>> lits{{{c, true}}, {{c, false}}};
+      s = join(arms, construct(n, "branch", "if"), &lits);
       return;
     }
     if (!std::strcmp(t, "list_comprehension") || !std::strcmp(t, "set_comprehension") ||
@@ -527,16 +781,21 @@ class Analyzer {
     if (is(n, "boolean_operator")) {
       TSNode op = field(n, "operator");
       bool is_and = text_of(op, src_) == "and";
-      auto [ly, ln] = cond(field(n, "left"), s);
+      TSNode left = field(n, "left"), right = field(n, "right");
+      auto [ly, ln] = cond(left, s);
       Construct c = construct(n, "branch", "if");
+      // The right operand runs where the left one decided nothing yet.
+      guards_.push_back({left, is_and});
+      auto [ry, rn] = cond(right, is_and ? ly : ln);
+      guards_.pop_back();
       if (is_and) {
-        auto [ry, rn] = cond(field(n, "right"), ly);
         std::vector<Arm> arms{{std::move(ln), "", ""}, {std::move(rn), "", ""}};
-        return {std::move(ry), join(arms, c)};
+        std::vector<std::vector<Lit>> lits{{{left, false}}, {{left, true}, {right, false}}};
+        return {std::move(ry), join(arms, c, &lits)};
       }
-      auto [ry, rn] = cond(field(n, "right"), ln);
       std::vector<Arm> arms{{std::move(ly), "", ""}, {std::move(ry), "", ""}};
-      return {join(arms, c), std::move(rn)};
+      std::vector<std::vector<Lit>> lits{{{left, true}}, {{left, false}, {right, true}}};
+      return {join(arms, c, &lits), std::move(rn)};
     }
     expr(n, s);
     if (k == 1) return {s, State::dead()};
@@ -647,11 +906,13 @@ class Analyzer {
 
   // ---- statements ----
   void block(TSNode b, State& s) {
+    size_t mark = guards_.size();  // tests learnt inside the block (early exits, asserts) end with it
     each_named(b, [&](TSNode k) {
       if (!s.live) return;
       statement(k, s);
       note_exception_point(s);
     });
+    guards_.resize(mark);
   }
 
   bool is_noreturn_call(TSNode call) {
@@ -724,6 +985,7 @@ class Analyzer {
       auto [y, f] = cond(c, s);
       note_exception_point(f);
       s = std::move(y);
+      if (!ts_node_is_null(c)) guards_.push_back({c, true});  // holds for the rest of the block
     } else if (!std::strcmp(t, "break_statement") || !std::strcmp(t, "continue_statement")) {
       if (!loops_.empty()) {
         auto& v = t[0] == 'b' ? loops_.back()->breaks : loops_.back()->continues;
@@ -853,20 +1115,30 @@ class Analyzer {
 
   void if_stmt(TSNode n, State& s) {
     std::vector<Arm> arms;
+    std::vector<std::vector<Lit>> lits;  // per arm: the tests that hold on it
     std::vector<std::string> conds;
+    std::vector<Lit> failed;             // the earlier arms' conditions, failed
     Construct c = construct(n, "branch", "if");
     State cur = s;
     int elifs = 0;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
       if (is(ts_node_named_child(n, i), "elif_clause")) ++elifs;
     auto arm = [&](TSNode cn, TSNode body, const std::string& label) {
+      guards_.insert(guards_.end(), failed.begin(), failed.end());
       auto [taken, rest] = cond(cn, cur);
       std::string ct = "`" + short_text(cn, src_) + "`";
+      std::vector<Lit> here = failed;
+      here.push_back({cn, true});
       if (taken.live) {
+        guards_.push_back({cn, true});
         block(body, taken);
+        guards_.pop_back();
         arms.push_back({std::move(taken), label, ct + " holds"});
+        lits.push_back(here);
       }
+      guards_.resize(guards_.size() - failed.size());
       conds.push_back(ct);
+      failed.push_back({cn, false});
       cur = std::move(rest);
     };
     arm(field(n, "condition"), field(n, "consequence"), "`if`");
@@ -880,8 +1152,11 @@ class Analyzer {
       } else if (is(a, "else_clause")) {
         has_else = true;
         State taken = cur;
+        guards_.insert(guards_.end(), failed.begin(), failed.end());
         block(field(a, "body"), taken);
+        guards_.resize(guards_.size() - failed.size());
         arms.push_back({std::move(taken), "`else`", "the `else` arm runs"});
+        lits.push_back(failed);
       }
     }
     if (!has_else) {
@@ -890,8 +1165,15 @@ class Analyzer {
       else if (conds.size() == 2) path = "neither " + conds[0] + " nor " + conds[1] + " holds";
       else path = "none of " + join_words(conds, "and") + " holds";
       arms.push_back({cur, "", path});
+      lits.push_back(failed);
     }
-    s = join(arms, c);
+    s = join(arms, c, &lits);
+    // When one arm alone continues (the others return, raise, break…), its tests hold for the
+    // rest of the enclosing block: `if not a: return` leaves `a` known.
+    int live = -1, n_live = 0;
+    for (size_t i = 0; i < arms.size(); ++i)
+      if (arms[i].s.live) live = static_cast<int>(i), ++n_live;
+    if (n_live == 1) guards_.insert(guards_.end(), lits[static_cast<size_t>(live)].begin(), lits[static_cast<size_t>(live)].end());
   }
 
   void loop(TSNode n, State& s) {

@@ -27,7 +27,20 @@ struct UnboundRead {
   std::string function;        ///< qualified scope name: "f", "C.m", "f.<locals>.g", "<module>", "C", "f.<lambda>"
   std::string scope_kind;      ///< "function", "module", "class" or "lambda" (lambda bodies only
                                ///< have reads of enclosing-scope names)
+  /// True when the tests that enclose the read (if/elif/else arms, `a if c else b`, the right
+  /// operand of `and`/`or`) rule out every path of the branch that leaves the name unbound:
+  /// correlated conditions such as `if a: x = …` … `if a: use(x)`, `if a or b:` after arms on
+  /// `a` and `b`, an `else` of the same test, `x is not None` read as `not (x is None)`.
+  /// Decided by propositional logic over the conditions' texts (whitespace-normalised atoms,
+  /// at most kMaxGuardAtoms of them); false when a name a condition reads is rebound between
+  /// the branch and the read, for loop/try/match/del causes, and for reads from nested scopes.
+  bool guarded = false;
+  std::string guard;           ///< the enclosing test that rules the unbound paths out, "" when none
 };
+
+/// At most this many distinct atoms take part in one `guarded` decision (2^N assignments are
+/// enumerated); with more, the read counts as not guarded.
+inline constexpr int kMaxGuardAtoms = 12;
 
 /// Trees nested deeper than this many levels are not analysed (see find_unbound_reads).
 inline constexpr int kMaxUnboundTreeDepth = 500;

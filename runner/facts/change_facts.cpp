@@ -792,6 +792,8 @@ std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string
         f->set("cause", Value(u.cause));
         f->set("function", Value(normalise_function(u.function)));
         f->set("scope_kind", Value(u.scope_kind));
+        f->set("guarded", Value(u.guarded));
+        f->set("guard", Value(u.guard));
         f->set("added", Value(added));
         out.push_back(f);
       }

@@ -165,6 +165,8 @@ std::vector<SourceSchema> build() {
                    F("cause", T::String, "branch, loop, try, match or del"),
                    F("function", T::String, "enclosing function, \"\" at module level"),
                    F("scope_kind", T::String, "function, module or class"),
+                   F("guarded", T::Bool, "the tests around the read rule out every path that leaves it unbound (correlated conditions)"),
+                   F("guard", T::String, "that test as written (\"`not mla`\"), \"\" when not guarded"),
                    F("added", T::Bool, "the read's line is added (same as read.added)"),
                }});
   s.push_back({"clones", "one fact per pair of similar added blocks (>= 5 lines) in two different files", true,

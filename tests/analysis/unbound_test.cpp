@@ -187,6 +187,57 @@ TEST_CASE("unbound: descriptive fields", "[unbound]") {
   CHECK(l[0].branch_kind == "for");
 }
 
+TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
+  struct Row {
+    const char* what;
+    const char* src;
+    const char* want;  // "guarded <guard>" or "open", for the single read reported
+  };
+  const Row rows[] = {
+      {"same test again", "def f(a):\n    if a:\n        x = 1\n    if a:\n        return x\n", "guarded `a`"},
+      {"an or of the binding arms",
+       "def f(p, d):\n    if p > 0:\n        x = 1\n    elif d > 0:\n        x = 2\n    if p > 0 or d > 0:\n        use(x)\n",
+       "guarded `p > 0 or d > 0`"},
+      {"an and term of the binding test, the other known from an early return",
+       "def f(a, b):\n    if a and b:\n        x = 1\n    if not a:\n        return\n    if b:\n        use(x)\n",
+       "guarded `a`"},
+      {"a nested binding: the outer arm's own unbound path stays open",
+       "def f(a, b):\n    if a:\n        if b:\n            x = 1\n    if b:\n        use(x)\n", "open"},
+      {"a nested binding, both tests known",
+       "def f(a, b):\n    if a:\n        if b:\n            x = 1\n    if a and b:\n        use(x)\n", "guarded `a and b`"},
+      {"a loop around the binding is not a test", 
+       "def f(xs, b):\n    for _ in xs:\n        if b:\n            x = 1\n    if b:\n        use(x)\n", "open"},
+      {"known from an assert",
+       "def f(a):\n    if a:\n        x = 1\n    assert a\n    use(x)\n", "guarded `a`"},
+      {"an early return inside a nested block ends with that block",
+       "def f(a, b):\n    if a:\n        x = 1\n    if b:\n        if not a:\n            return\n    use(x)\n", "open"},
+      {"a guard that contains the binding test as an and term",
+       "def f(a, b):\n    if a:\n        x = 1\n    if a and b:\n        use(x)\n", "guarded `a and b`"},
+      {"else of the same test, bound in else",
+       "def f(d):\n    if d:\n        pass\n    else:\n        x = 1\n    if d:\n        return 0\n    else:\n        return x\n",
+       "guarded not `d`"},
+      {"is not None read as not is None",
+       "def f(q, k):\n    if q is None or k is None:\n        x = 1\n    return q(1) if q is not None else x\n",
+       "guarded not `q is not None`"},
+      {"the right operand of and",
+       "def f(a):\n    if a:\n        x = 1\n    return a and x > 0\n", "guarded `a`"},
+      {"an unrelated guard", "def f(a, b):\n    if a:\n        x = 1\n    if b:\n        use(x)\n", "open"},
+      {"the test's name rebound in between",
+       "def f(a):\n    if a:\n        x = 1\n    a = g()\n    if a:\n        use(x)\n", "open"},
+      {"one binding arm of two is implied, the other path stays open",
+       "def f(a, b):\n    if a:\n        x = 1\n    elif b:\n        pass\n    if a or b:\n        use(x)\n", "open"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.what);
+    Parsed p(r.src, tree_sitter_python());
+    auto u = find_unbound_reads(p.root(), p.source);
+    REQUIRE(u.size() == 1);
+    std::string got = u[0].guarded ? "guarded " + u[0].guard : "open";
+    CHECK(got == r.want);
+    CHECK(u[0].guarded == !u[0].guard.empty());
+  }
+}
+
 TEST_CASE("unbound: hostile input never crashes", "[unbound]") {
   for (const char* src : {"", "def", "if x:\n  y =\n", "def f(:\n  return x\n", "\xff\xfe\x00garbage", "match:\n case"}) {
     Parsed p(src, tree_sitter_python());
