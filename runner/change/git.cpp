@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "runner/change/diff_parser.hpp"
 #include "runner/change/memory.hpp"
@@ -144,6 +145,14 @@ std::string resolve_revision(const std::string& repo, const std::string& rev) {
                            "`fetch-depth: 0` in actions/checkout)"};
 }
 
+std::string empty_tree(const std::string& repo) {
+  check_repository(repo);
+  ProcessResult r = git(repo, {"hash-object", "-t", "tree", "--stdin"});
+  std::string sha = r.out.substr(0, r.out.find('\n'));
+  if (r.exit_code != 0 || sha.empty()) throw InputError{repo, "git hash-object failed: " + first_line(r.err)};
+  return sha;
+}
+
 std::string default_base(const std::string& repo, const std::string& head_sha) {
   for (const char* candidate : {"origin/HEAD", "main", "master"}) {
     if (!try_resolve(repo, candidate)) continue;
@@ -161,7 +170,11 @@ std::string default_base(const std::string& repo, const std::string& head_sha) {
 Change load_git_change(const GitOptions& opts) {
   const std::string& repo = opts.repo;
   std::string head_sha = resolve_revision(repo, opts.work_tree || opts.head.empty() ? "HEAD" : opts.head);
-  std::string base_sha = opts.base.empty() ? default_base(repo, head_sha) : resolve_revision(repo, opts.base);
+  if (opts.all && !opts.base.empty())
+    throw std::invalid_argument("--all compares the head with an empty tree; it takes no base revision");
+  std::string base_sha = opts.all            ? empty_tree(repo)
+                         : opts.base.empty() ? default_base(repo, head_sha)
+                                             : resolve_revision(repo, opts.base);
 
   std::vector<std::string> args{"-c", "core.quotepath=true", "diff", "--no-ext-diff", "--no-color",
                                 "--no-textconv", "--no-relative", "-M", "--full-index",

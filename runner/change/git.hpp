@@ -20,6 +20,8 @@ struct GitOptions {
   std::string base;         ///< base revision; empty = default_base()
   std::string head;         ///< head revision; empty = "HEAD"; ignored when work_tree is set
   bool work_tree = false;   ///< head = the work tree: uncommitted and untracked files included
+  bool all = false;         ///< audit mode: base = git's empty tree (`base` must be empty), so every
+                            ///< file of the head is Added and every line an added line
   std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;  ///< see DiffOptions
 };
 
@@ -55,6 +57,12 @@ class GitContent : public ContentSource {
 /// InputError{repo, "not a git repository (…what to pass instead…)"} when `repo` is not inside one.
 std::string resolve_revision(const std::string& repo, const std::string& rev);
 
+/// Returns the id of the empty tree in `repo`'s object format (`git hash-object -t tree --stdin`
+/// with no input: 4b825dc642cb6eb9a060e54bf8d69288fbee4904 for SHA-1 repositories). git answers
+/// it without the tree being stored. Throws InputError{repo, "not a git repository (…)"} when
+/// `repo` is not inside one, InputError{repo, "git hash-object failed: …"} when git fails.
+std::string empty_tree(const std::string& repo);
+
 /// The default base for `head_sha`: the merge-base with `origin/HEAD`, else with `main`, else with
 /// `master` (the first of them that exists and shares history with head). Throws
 /// InputError{repo, "no base revision given, and none of origin/HEAD, main, master shares history
@@ -66,7 +74,11 @@ std::string default_base(const std::string& repo, const std::string& head_sha);
 /// (without HEAD for `work_tree`, plus every untracked, not ignored file as Added: `git ls-files
 /// --others --exclude-standard`). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
 /// `work_tree`), content = GitContent, and one note per skipped file.
-/// Throws InputError{repo, …} for an unknown revision, a missing default base, or a failing git.
+/// With `all`, BASE is empty_tree(repo) (pr.base_sha is that tree id): the diff lists every file
+/// of the head (or of the work tree, untracked ones included) as Added; binary files and files
+/// over `max_file_bytes` stay in the list, skipped, each with its note.
+/// Throws InputError{repo, …} for an unknown revision, a missing default base, or a failing git;
+/// std::invalid_argument when `all` is set together with a `base`.
 Change load_git_change(const GitOptions& opts);
 
 }  // namespace review::change

@@ -27,6 +27,10 @@ const char* kMainFooter = R"(Examples:
   runner --ruleset atom --diff pr.diff --repo .  a patch (e.g. `gh pr diff 12 > pr.diff`)
   runner --ruleset my.rules --base-dir old/ --head-dir new/
   runner --ruleset atom --pr pr.json --format sarif=review.sarif --format text
+  runner --ruleset atom --all                    audit mode: every file of HEAD, as if newly added
+  runner --ruleset atom --all --shard 2/4 --sarif audit-2.sarif
+                                                 job 2 of a 4-job matrix; join the jobs' files with
+  runner merge audit-*.sarif -o audit.sarif      one SARIF run, as one unsharded run reports it
   runner check --strict my.rules                 load-time checks of a ruleset
   runner test my.rules                           run the rules' examples
   runner explain D1b                             what a rule checks and why
@@ -173,7 +177,7 @@ int run(int argc, char** argv) {
   ReviewOptions o;
   std::vector<std::string> formats;
   std::string sarif, fail_on = "block";
-  std::string config;
+  std::string config, shard;
   app.add_option("--config", config, "Review configuration (.github/review.yml): rulesets, fail-on, filter, baseline, exclude, severity");
   app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable");
   auto* g_in = "Input";
@@ -181,6 +185,8 @@ int run(int argc, char** argv) {
   app.add_option("--base", o.inputs.base, "Base revision (default: merge-base with origin/HEAD, main or master)")->group(g_in);
   app.add_option("--head", o.inputs.head, "Head revision (default: HEAD)")->group(g_in);
   app.add_flag("--work-tree", o.inputs.work_tree, "Head = the work tree, uncommitted changes included (the default with no revisions)")->group(g_in);
+  app.add_flag("--all", o.inputs.all, "Audit mode: review every file of the head (--head, default HEAD, or --work-tree) as if newly added, against an empty tree; not with --base, --diff, --base-dir/--head-dir, --event")->group(g_in);
+  app.add_option("--shard", shard, "Review only the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); `runner merge` joins the shards' SARIF files")->type_name("I/N")->group(g_in);
   app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff`")->group(g_in);
   app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side")->group(g_in);
   app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side")->group(g_in);
@@ -277,6 +283,14 @@ int run(int argc, char** argv) {
       } catch (const ConfigError& e) {
         err << e.message << "\n";
         return 3;
+      }
+    }
+    if (!shard.empty()) {
+      try {
+        o.shard = change::parse_shard(shard);
+      } catch (const std::invalid_argument& e) {
+        err << "runner: " << e.what() << "\n";
+        return 2;
       }
     }
     if (o.rulesets.empty()) {

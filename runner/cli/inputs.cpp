@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #include "runner/change/diff_file.hpp"
 #include "runner/change/folders.hpp"
@@ -27,9 +28,18 @@ Environment environment_from_process() {
 
 change::Change load_change(const InputOptions& opts, const Environment& env) {
   const bool in_actions = env.get("GITHUB_ACTIONS") == "true";
+  if (opts.all) {
+    const std::pair<bool, const char*> conflicts[] = {
+        {!opts.base.empty(), "--base"},         {!opts.diff.empty(), "--diff"}, {!opts.base_dir.empty(), "--base-dir"},
+        {!opts.head_dir.empty(), "--head-dir"}, {!opts.event.empty(), "--event"}};
+    for (const auto& [given, flag] : conflicts)
+      if (given)
+        throw std::invalid_argument(std::string("--all reviews every file of the head; it cannot be combined with ") +
+                                    flag);
+  }
   change::PrMeta meta;
   std::string event = opts.event;
-  if (event.empty() && in_actions) event = env.get("GITHUB_EVENT_PATH");
+  if (event.empty() && in_actions && !opts.all) event = env.get("GITHUB_EVENT_PATH");
   if (!event.empty()) change::read_event_json(event, meta);
   if (!opts.pr.empty()) change::read_gh_pr_json(opts.pr, meta);
 
@@ -52,7 +62,8 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
     g.head = opts.head;
     if (g.base.empty() && !meta.base_sha.empty() && (in_actions || !opts.event.empty())) g.base = meta.base_sha;
     if (g.head.empty() && !meta.head_sha.empty() && (in_actions || !opts.event.empty())) g.head = meta.head_sha;
-    g.work_tree = opts.work_tree || (g.base.empty() && g.head.empty() && !in_actions);
+    g.work_tree = opts.work_tree || (g.base.empty() && g.head.empty() && !in_actions && !opts.all);
+    g.all = opts.all;
     g.max_file_bytes = opts.max_file_bytes;
     c = change::load_git_change(g);
   }

@@ -16,6 +16,7 @@ struct InputOptions {
   std::string repo;          ///< --repo DIR
   std::string base, head;    ///< --base REV, --head REV
   bool work_tree = false;    ///< --work-tree
+  bool all = false;          ///< --all: audit mode, every file of the head against an empty tree
   std::string diff;          ///< --diff FILE ("-" = stdin)
   std::string base_dir, head_dir;  ///< --base-dir A --head-dir B
   std::string event;         ///< --event FILE (GitHub pull_request payload)
@@ -38,6 +39,10 @@ struct Environment {
 Environment environment_from_process();
 
 /// Builds the change. Which source, in order:
+///  0. --all: git, --repo at --head (default HEAD) or the work tree (--work-tree) against git's
+///     empty tree, so every file is Added (change::GitOptions::all). PR metadata comes only from
+///     --pr/--title/--body/--label: $GITHUB_EVENT_PATH is not read (a scheduled or push workflow
+///     has no pull request);
 ///  1. --base-dir/--head-dir: two folders;
 ///  2. --diff: a unified diff (full files from --repo at --head when --repo is given);
 ///  3. git: --repo (default "." or $GITHUB_WORKSPACE) with --base/--head; with neither revision
@@ -47,7 +52,9 @@ Environment environment_from_process();
 /// the revisions come from the event's pull_request.base.sha/head.sha (GITHUB_SHA is the test
 /// merge commit, not the head).
 /// Throws change::InputError for every unreadable input; std::invalid_argument for conflicting
-/// flags (e.g. --diff with --base-dir), which the CLI reports as a usage error.
+/// flags (e.g. --diff with --base-dir; --all with --base, --diff, --base-dir/--head-dir or
+/// --event: "--all reviews every file of the head; it cannot be combined with --base"), which
+/// the CLI reports as a usage error.
 change::Change load_change(const InputOptions& opts, const Environment& env);
 
 }  // namespace review::cli

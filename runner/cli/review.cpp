@@ -101,8 +101,17 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     err << "runner: " << e.what() << "\n";
     return 2;
   }
+  // Sharding: keep this shard's changed files; remember every changed path to place findings.
+  std::set<std::string> all_changed;
+  if (opts.shard) {
+    for (const auto& f : change->files) all_changed.insert(f.path);
+    change::keep_shard(*change, *opts.shard);
+  }
   for (const auto& n : change->notes) err << "note: " << n << "\n";
-  if (opts.inputs.base_dir.empty() && opts.inputs.diff.empty() && !change->pr.base_sha.empty()) {
+  if (opts.inputs.all) {
+    err << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
+        << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
+  } else if (opts.inputs.base_dir.empty() && opts.inputs.diff.empty() && !change->pr.base_sha.empty()) {
     // A git review: say what was compared, so "LGTM" on an empty change is not mistaken for a pass.
     bool work_tree = opts.inputs.work_tree || (opts.inputs.base.empty() && opts.inputs.head.empty() &&
                                                env.get("GITHUB_ACTIONS") != "true");
@@ -164,6 +173,15 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
         else f.severity = dsl::Severity::Note;
       }
       if (!excluded) kept.push_back(std::move(f));
+    }
+    findings = std::move(kept);
+  }
+  if (opts.shard) {
+    std::vector<dsl::Finding> kept;
+    for (auto& f : findings) {
+      bool mine = f.file.empty() ? opts.shard->index == 1
+                                 : (change::in_shard(*opts.shard, f.file) || !all_changed.count(f.file));
+      if (mine) kept.push_back(std::move(f));
     }
     findings = std::move(kept);
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dsl/finding.hpp"
+#include "runner/change/shard.hpp"
 #include "runner/cli/inputs.hpp"
 
 namespace review::cli {
@@ -38,6 +39,13 @@ struct ReviewOptions {
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
   std::vector<std::string> exclude;         ///< globs: findings in these paths are dropped (config)
   std::map<std::string, std::string> severity_overrides;  ///< rule id -> block|warn|note|off (config)
+  /// --shard I/N: review only the changed files that shard I owns (change::keep_shard); facts
+  /// about the repository still see every file. So that the shards' SARIF files merge into what
+  /// one unsharded run reports, shard I keeps a finding only when it has no file and I is 1 (the
+  /// pull request's own findings), when its file is a changed file that I owns, or when its file
+  /// is not a changed file at all (an unchanged file that a change of this shard reaches; two
+  /// shards whose changes reach the same place both report it).
+  std::optional<change::Shard> shard;
 };
 
 /// Runs a review and returns the exit code: 0 nothing at or above fail_on, 1 findings at or

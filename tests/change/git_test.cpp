@@ -165,3 +165,70 @@ TEST_CASE("load_git_change: unknown revisions and folders that are not repositor
                        "or review a patch with --diff FILE)");
   }
 }
+
+TEST_CASE("load_git_change with all: every file of the head is added against git's empty tree") {
+  TempRepo repo;
+  repo.write("a.py", "a = 1\nb = 2\n");
+  repo.write("pkg/b.py", "x = 1\n");
+  repo.write("img.bin", std::string("\0\1\2\3", 4));
+  repo.write("big.txt", std::string(100, 'x') + "\n");
+  repo.write("empty.txt", "");
+  std::string first = repo.commit("one");
+  repo.write("a.py", "a = 1\nb = 2\nc = 3\n");
+  std::string head = repo.commit("two");
+  repo.write("a.py", "work tree text\n");
+  repo.write("untracked.py", "u = 1\n");
+
+  GitOptions o;
+  o.repo = repo.str();
+  o.all = true;
+  o.max_file_bytes = 50;
+  Change c = load_git_change(o);
+  CHECK(empty_tree(repo.str()) == "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+  CHECK(c.pr.base_sha == "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+  CHECK(c.pr.head_sha == head);
+  std::vector<std::string> paths;
+  for (const auto& f : c.files) {
+    paths.push_back(f.path);
+    CHECK(f.status == FileStatus::Added);
+    CHECK(f.removed_lines.empty());
+  }
+  CHECK(paths == std::vector<std::string>{"a.py", "big.txt", "empty.txt", "img.bin", "pkg/b.py"});
+  CHECK(need(c, "a.py").added_lines == std::set<int>{1, 2, 3});  // the head commit, not the work tree
+  CHECK(need(c, "pkg/b.py").added_lines == std::set<int>{1});
+  CHECK(need(c, "img.bin").skipped);
+  CHECK(need(c, "big.txt").skipped);
+  CHECK(c.notes == std::vector<std::string>{"big.txt: not analysed (diff larger than 50 bytes)",
+                                            "img.bin: not analysed (binary file)"});
+  CHECK(c.content->base("a.py") == std::nullopt);
+  CHECK(c.content->head("a.py") == std::optional<std::string>("a = 1\nb = 2\nc = 3\n"));
+  CHECK(c.content->head_files() == std::vector<std::string>{"a.py", "big.txt", "empty.txt", "img.bin", "pkg/b.py"});
+
+  o.head = first;  // --head picks the revision
+  CHECK(need(load_git_change(o), "a.py").added_lines == std::set<int>{1, 2});
+
+  o.head.clear();
+  o.work_tree = true;  // the work tree, untracked files included
+  Change w = load_git_change(o);
+  CHECK(need(w, "a.py").added_lines == std::set<int>{1});
+  CHECK(need(w, "untracked.py").added_lines == std::set<int>{1});
+  CHECK(w.content->head("a.py") == std::optional<std::string>("work tree text\n"));
+
+  o.work_tree = false;
+  o.base = "HEAD";
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "--all compares the head with an empty tree; it takes no base revision");
+  }
+
+  TempDir plain;
+  try {
+    empty_tree(plain.str());
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.where == plain.str());
+    CHECK(e.message.rfind("not a git repository (", 0) == 0);
+  }
+}

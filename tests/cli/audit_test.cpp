@@ -1,0 +1,214 @@
+// End-to-end tests of audit mode (--all) and sharding (--shard I/N) on a small git repository
+// made in a temp folder: exact notes, error texts, and shards that add up to the unsharded run.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "change/test_util.hpp"
+#include "runner/change/shard.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using review::change::test::TempRepo;
+const std::string kMini = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules";
+
+review::change::ProcessResult runner(const std::string& cwd, std::vector<std::string> args) {
+  std::vector<std::string> argv = {"env", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH", "-u", "GITHUB_TOKEN",
+                                   "NO_COLOR=1", REVIEW_RUNNER_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  review::change::ProcessOptions o;
+  o.cwd = cwd;
+  return review::change::run_process(argv, o);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// "RULE file:line" of every finding of a JSON report.
+std::multiset<std::string> finding_keys(const nlohmann::json& j) {
+  std::multiset<std::string> keys;
+  for (const auto& f : j["findings"])
+    keys.insert(f["rule_id"].get<std::string>() + " " + (f["file"].is_string() ? f["file"].get<std::string>() : "") +
+                ":" + std::to_string(f["line"].get<int>()));
+  return keys;
+}
+
+/// A repository with one old commit and a head that edits one file: twelve files in all, each with
+/// a print (PRINT1, block) and some with a TODO (TODO1, warn), plus the tier-1 file (TIER1).
+struct AuditRepo : TempRepo {
+  AuditRepo() {
+    write("atom/config.py", "x = 1  # TODO: drop\n");
+    for (int i = 0; i < 10; ++i)
+      write("pkg" + std::to_string(i % 3) + "/m" + std::to_string(i) + ".py",
+            "def f():\n    print(\"" + std::to_string(i) + "\")\n" + (i % 2 ? "# TODO: later\n" : ""));
+    write("logo.bin", std::string("\0\1\2", 3));
+    commit("one");
+    write("pkg0/m0.py", "def f():\n    print(\"0\")\n    print(\"again\")\n");
+    commit("two");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so") {
+  AuditRepo repo;
+  auto r = runner(repo.str(), {"-r", kMini, "--all", "--format", "json", "--fail-on", "never"});
+  CHECK(r.exit_code == 0);
+  const std::string head = review::change::test::git(repo.str(), {"rev-parse", "HEAD"});
+  CHECK(r.err == "note: logo.bin: not analysed (binary file)\n"
+                 "note: reviewing every file of " + head.substr(0, 12) + " (audit mode): 12 files\n");
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["head_sha"] == head);
+  auto keys = finding_keys(j);
+  CHECK(keys.count("PRINT1 pkg0/m0.py:2") == 1);
+  CHECK(keys.count("PRINT1 pkg0/m0.py:3") == 1);
+  CHECK(keys.count("TODO1 atom/config.py:1") == 1);
+  CHECK(keys.count("TIER1 atom/config.py:0") == 1);
+  CHECK(keys.count("TITLE1 :0") == 1);
+  CHECK(keys.size() == 11 + 6 + 1 + 1);  // 11 prints, 6 TODOs, the tier-1 file, the title
+
+  // Without --all only the head commit's change is reviewed.
+  auto pr = runner(repo.str(), {"-r", kMini, "--base", "HEAD~1", "--format", "json", "--fail-on", "never"});
+  CHECK(finding_keys(nlohmann::json::parse(pr.out)) == std::multiset<std::string>{"PRINT1 pkg0/m0.py:3", "TITLE1 :0"});
+}
+
+TEST_CASE("audit mode: --all with --work-tree reads the work tree, untracked files included") {
+  AuditRepo repo;
+  repo.write("new.py", "print(\"untracked\")\n");
+  auto r = runner(repo.str(), {"-r", kMini, "--all", "--work-tree", "--rule", "PRINT1", "--format", "json",
+                               "--fail-on", "never"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("note: reviewing every file of the work tree (audit mode): 13 files\n") != std::string::npos);
+  CHECK(finding_keys(nlohmann::json::parse(r.out)).count("PRINT1 new.py:1") == 1);
+}
+
+TEST_CASE("audit mode and sharding: usage errors (exit 2) in one line of our own") {
+  AuditRepo repo;
+  struct Row {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const Row rows[] = {
+      {{"--all", "--base", "HEAD~1"}, "runner: --all reviews every file of the head; it cannot be combined with --base\n"},
+      {{"--all", "--diff", "x.diff"}, "runner: --all reviews every file of the head; it cannot be combined with --diff\n"},
+      {{"--all", "--base-dir", "a", "--head-dir", "b"},
+       "runner: --all reviews every file of the head; it cannot be combined with --base-dir\n"},
+      {{"--all", "--head-dir", "b"}, "runner: --all reviews every file of the head; it cannot be combined with --head-dir\n"},
+      {{"--all", "--event", "e.json"}, "runner: --all reviews every file of the head; it cannot be combined with --event\n"},
+      {{"--all", "--shard", "0/4"}, "runner: --shard 0/4: the shard number must be between 1 and the count, 4\n"},
+      {{"--all", "--shard", "5/4"}, "runner: --shard 5/4: the shard number must be between 1 and the count, 4\n"},
+      {{"--all", "--shard", "1/0"}, "runner: --shard 1/0: the shard count must be at least 1\n"},
+      {{"--all", "--shard", "x"},
+       "runner: --shard wants I/N, a shard number and a shard count such as 2/4 (got \"x\")\n"},
+  };
+  for (const Row& row : rows) {
+    std::vector<std::string> args = {"-r", kMini};
+    args.insert(args.end(), row.args.begin(), row.args.end());
+    std::string line;
+    for (const auto& a : row.args) line += a + " ";
+    INFO(line);
+    auto r = runner(repo.str(), args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == row.err);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("sharding: shards 1..N of --all partition the files and add up to the unsharded findings") {
+  AuditRepo repo;
+  auto whole = runner(repo.str(), {"-r", kMini, "--all", "--format", "json", "--fail-on", "never"});
+  const auto all_keys = finding_keys(nlohmann::json::parse(whole.out));
+  const int n = 3;
+  std::multiset<std::string> united;
+  std::set<std::string> files_seen;
+  int files_total = 0;
+  for (int i = 1; i <= n; ++i) {
+    const std::string shard = std::to_string(i) + "/" + std::to_string(n);
+    INFO("shard " << shard);
+    auto r = runner(repo.str(), {"-r", kMini, "--all", "--shard", shard, "--format", "json", "--fail-on", "never"});
+    REQUIRE(r.exit_code == 0);
+    // the shard's own note: how many of the 12 files it kept
+    const std::string prefix = "note: shard " + shard + ": ";
+    auto at = r.err.find(prefix);
+    REQUIRE(at != std::string::npos);
+    files_total += std::stoi(r.err.substr(at + prefix.size()));
+    CHECK(r.err.find("of 12 changed files\n", at) != std::string::npos);
+    // logo.bin's skip note only in the shard that owns it
+    CHECK((r.err.find("logo.bin: not analysed") != std::string::npos) ==
+          (review::change::shard_of("logo.bin", n) == i));
+    for (const auto& k : finding_keys(nlohmann::json::parse(r.out))) {
+      united.insert(k);
+      std::string file = k.substr(k.find(' ') + 1);
+      file = file.substr(0, file.rfind(':'));
+      if (file.empty()) CHECK(i == 1);  // the pull request's own findings: shard 1 only
+      else CHECK(review::change::shard_of(file, n) == i);
+      files_seen.insert(file);
+    }
+  }
+  CHECK(files_total == 12);
+  CHECK(united == all_keys);  // no finding lost, none twice
+  CHECK(files_seen.size() == 12);  // 11 Python files with findings and the PR-level ""
+}
+
+TEST_CASE("sharding: --shard in pull-request mode splits the changed files only") {
+  AuditRepo repo;
+  for (int i = 0; i < 10; ++i)
+    repo.write("pkg" + std::to_string(i % 3) + "/m" + std::to_string(i) + ".py", "print(\"changed\")\n");
+  repo.commit("three");
+  auto whole = runner(repo.str(), {"-r", kMini, "--base", "HEAD~1", "--format", "json", "--fail-on", "never"});
+  const auto all_keys = finding_keys(nlohmann::json::parse(whole.out));
+  CHECK(all_keys.size() == 11);  // ten prints and the title
+  std::multiset<std::string> united;
+  for (int i = 1; i <= 2; ++i) {
+    auto r = runner(repo.str(), {"-r", kMini, "--base", "HEAD~1", "--shard", std::to_string(i) + "/2", "--format",
+                                 "json", "--fail-on", "never"});
+    for (const auto& k : finding_keys(nlohmann::json::parse(r.out))) united.insert(k);
+  }
+  CHECK(united == all_keys);
+}
+
+TEST_CASE("sharding: runner merge joins the SARIF files of two shards into the unsharded run's results") {
+  AuditRepo repo;
+  const fs::path dir = repo.path / ".out";
+  fs::create_directories(dir);
+  const std::string a = (dir / "1.sarif").string(), b = (dir / "2.sarif").string(), m = (dir / "m.sarif").string(),
+                    w = (dir / "whole.sarif").string();
+  REQUIRE(runner(repo.str(), {"-r", kMini, "--all", "--fail-on", "never", "--format", "sarif=" + w}).exit_code == 0);
+  REQUIRE(runner(repo.str(), {"-r", kMini, "--all", "--shard", "1/2", "--fail-on", "never", "--format", "sarif=" + a})
+              .exit_code == 0);
+  REQUIRE(runner(repo.str(), {"-r", kMini, "--all", "--shard", "2/2", "--fail-on", "never", "--format", "sarif=" + b})
+              .exit_code == 0);
+  auto r = runner(repo.str(), {"merge", a, b, "-o", m});
+  REQUIRE(r.exit_code == 0);
+  auto merged = nlohmann::json::parse(slurp(m));
+  auto one = nlohmann::json::parse(slurp(w));
+  REQUIRE(merged["runs"].size() == 1);  // same tool, same category
+  CHECK(merged["runs"][0]["automationDetails"] == one["runs"][0]["automationDetails"]);
+  const auto& results = merged["runs"][0]["results"];
+  CHECK(results.size() == one["runs"][0]["results"].size());
+  CHECK(results.size() == 18);  // the located findings; the title finding is a run property
+  // Shard 1 carries the pull request's own findings; merge keeps the first run's properties.
+  CHECK(merged["runs"][0]["properties"]["pullRequestFindings"] == one["runs"][0]["properties"]["pullRequestFindings"]);
+  CHECK(merged["runs"][0]["properties"]["pullRequestFindings"].size() == 1);
+  std::multiset<std::string> got, want;
+  auto key = [](const nlohmann::json& res) {
+    return res["ruleId"].get<std::string>() + " " + res.value("/partialFingerprints"_json_pointer, nlohmann::json()).dump();
+  };
+  for (const auto& res : results) {
+    got.insert(key(res));
+    CHECK(merged["runs"][0]["tool"]["driver"]["rules"][res["ruleIndex"].get<int>()]["id"] == res["ruleId"]);
+  }
+  for (const auto& res : one["runs"][0]["results"]) want.insert(key(res));
+  CHECK(got == want);
+}
