@@ -616,6 +616,7 @@ class Analyzer {
     std::vector<Formula> gs;
     for (const Lit& g : guards_) gs.push_back(lg.lit(g));
     std::string used;
+    std::vector<bool> relevant(guards_.size(), false);  // guards that took part
     for (const auto& path : rs.unbound_lits) {
       std::vector<Formula> cs;
       std::set<int> path_atoms;
@@ -633,6 +634,7 @@ class Analyzer {
         bool shares = std::any_of(ga.begin(), ga.end(), [&](int a) { return path_atoms.count(a) > 0; });
         if (!shares) continue;
         fs.push_back(&gs[gi]);
+        relevant[gi] = true;
         use.insert(ga.begin(), ga.end());
         if (why.empty()) {
           TSNode gn = guards_[gi].node;
@@ -649,19 +651,40 @@ class Analyzer {
     // The tests must still mean what they meant at the branch: no name they read is rebound
     // between the start of the construct and the read.
     std::vector<TSNode> tests;
-    for (const Lit& g : guards_) tests.push_back(g.node);
+    for (size_t gi = 0; gi < guards_.size(); ++gi)
+      if (relevant[gi]) tests.push_back(guards_[gi].node);
     for (const auto& path : rs.unbound_lits)
       for (const Lit& l : path) tests.push_back(l.node);
     std::unordered_set<std::string> names;
     for (TSNode t : tests) collect_identifiers(t, names, 0);
+    // A name fetched again with the same right-hand side (`g = get_group()` twice) keeps
+    // its meaning.
     for (const auto& nm : names) {
       auto b = info_->bindings.find(nm);
       if (b == info_->bindings.end()) continue;
+      uint32_t before = 0;
+      bool has_before = false;
       for (auto [at, kind] : b->second)
-        if (at > rs.start && at < read_at) return;
+        if (at < rs.start && (!has_before || at > before)) before = at, has_before = true;
+      std::string before_rhs = has_before ? assigned_text(before) : std::string();
+      for (auto [at, kind] : b->second)
+        if (at > rs.start && at < read_at && (before_rhs.empty() || assigned_text(at) != before_rhs)) return;
     }
     u.guarded = true;
     u.guard = used;
+  }
+
+  // The right-hand side (whitespace-normalised) of the plain `name = value` assignment whose
+  // target starts at byte `at`; "" for any other kind of binding.
+  std::string assigned_text(uint32_t at) {
+    if (at == 0 || ts_node_is_null(job_->node)) return {};
+    TSNode root = ts_tree_root_node(job_->node.tree);
+    TSNode id = ts_node_named_descendant_for_byte_range(root, at, at + 1);
+    if (!is(id, "identifier")) return {};
+    TSNode a = ts_node_parent(id);
+    if (!is(a, "assignment") || !ts_node_eq(field(a, "left"), id)) return {};
+    TSNode r = field(a, "right");
+    return ts_node_is_null(r) ? std::string() : normalise(text_of(r, src_));
   }
 
   void collect_identifiers(TSNode n, std::unordered_set<std::string>& out, int depth) {
