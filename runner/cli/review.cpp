@@ -69,6 +69,22 @@ bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
   return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
 }
 
+// Prints `notes` as "note: …" lines. A whole-tree audit can skip thousands of binary files:
+// after the first 20 notes about one skipped file ("PATH: not analysed (…)", "PATH: skipped: …"),
+// one line says how many more there are; every other note is printed. The JSON and SARIF
+// reports keep every note of the change.
+void print_notes(const std::vector<std::string>& notes, std::ostream& err) {
+  constexpr std::size_t kShown = 20;
+  std::size_t file_notes = 0;
+  for (const auto& n : notes) {
+    bool per_file = n.find(": not analysed (") != std::string::npos || n.find(": skipped: ") != std::string::npos;
+    if (per_file && ++file_notes > kShown) continue;
+    err << "note: " << n << "\n";
+  }
+  if (file_notes > kShown)
+    err << "note: … and " << file_notes - kShown << " more files not analysed (binary, or over the size limit)\n";
+}
+
 }  // namespace
 
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
@@ -107,7 +123,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     for (const auto& f : change->files) all_changed.insert(f.path);
     change::keep_shard(*change, *opts.shard);
   }
-  for (const auto& n : change->notes) err << "note: " << n << "\n";
+  print_notes(change->notes, err);
   if (opts.inputs.all) {
     err << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
         << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
@@ -155,7 +171,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   }
   // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
   // terminal; the notes about the change itself also go into the reports.
-  for (const auto& n : facts.notes()) err << "note: " << n << "\n";
+  print_notes(facts.notes(), err);
   for (const auto& n : change->notes) run.notes.push_back(n);
 
   // 4. Post-process: configuration (excludes, severity overrides), filter to the diff,

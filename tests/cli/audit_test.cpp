@@ -212,3 +212,17 @@ TEST_CASE("sharding: runner merge joins the SARIF files of two shards into the u
   for (const auto& res : one["runs"][0]["results"]) want.insert(key(res));
   CHECK(got == want);
 }
+
+TEST_CASE("audit mode: after 20 skipped-file notes, one line counts the rest") {
+  TempRepo repo;
+  repo.write("a.py", "x = 1\n");
+  for (int i = 10; i < 35; ++i) repo.write("bin/f" + std::to_string(i) + ".bin", std::string("\0\1", 2));
+  repo.commit("one");
+  auto r = runner(repo.str(), {"-r", kMini, "--all", "--rule", "PRINT1"});
+  CHECK(r.exit_code == 0);
+  std::string want;
+  for (int i = 10; i < 30; ++i) want += "note: bin/f" + std::to_string(i) + ".bin: not analysed (binary file)\n";
+  want += "note: … and 5 more files not analysed (binary, or over the size limit)\n";
+  CHECK(r.err.substr(0, want.size()) == want);
+  CHECK(r.err.substr(want.size()).rfind("note: reviewing every file of ", 0) == 0);
+}
