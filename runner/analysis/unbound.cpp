@@ -155,6 +155,34 @@ class Logic {
 
   int atoms() const { return static_cast<int>(names_.size()); }
 
+  // The left side of an atom `v == literal`, "" for any other atom.
+  std::string subject(int atom) const {
+    const std::string& t = text_[static_cast<size_t>(atom)];
+    size_t eq = t.find("==");
+    if (eq == std::string::npos || t.find("==", eq + 2) != std::string::npos || !is_literal(t.substr(eq + 2))) return {};
+    return t.substr(0, eq);
+  }
+
+  // Pairs of atoms that cannot both hold: `v == A` and `v == B` for one left side and two
+  // different literals (strings, numbers, None, True, False).
+  std::vector<std::pair<int, int>> exclusive_pairs(const std::vector<int>& use) const {
+    std::vector<std::pair<int, int>> out;
+    std::vector<std::pair<std::string, std::string>> split(use.size());
+    for (size_t k = 0; k < use.size(); ++k) {
+      const std::string& t = text_[static_cast<size_t>(use[k])];
+      size_t eq = t.find("==");
+      if (eq == std::string::npos || t.find("==", eq + 2) != std::string::npos) continue;
+      std::string rhs = t.substr(eq + 2);
+      if (!is_literal(rhs)) continue;
+      split[k] = {t.substr(0, eq), rhs};
+    }
+    for (size_t a = 0; a < use.size(); ++a)
+      for (size_t b = a + 1; b < use.size(); ++b)
+        if (!split[a].first.empty() && split[a].first == split[b].first && split[a].second != split[b].second)
+          out.emplace_back(use[a], use[b]);
+    return out;
+  }
+
   static void atoms_of(const Formula& f, std::set<int>& out) {
     if (f.kind == Formula::Atom) out.insert(f.atom);
     for (const auto& k : f.kids) atoms_of(k, out);
@@ -162,11 +190,16 @@ class Logic {
 
   // True when the conjunction of `fs` has no satisfying assignment over `use` (the atoms not
   // in `use` must not occur). Enumerates 2^|use| assignments.
-  static bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) {
+  bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) const {
     std::vector<int> slot(static_cast<size_t>(*std::max_element(use.begin(), use.end()) + 1), -1);
     for (size_t i = 0; i < use.size(); ++i) slot[static_cast<size_t>(use[i])] = static_cast<int>(i);
+    const auto excl = exclusive_pairs(use);
     const uint32_t n = static_cast<uint32_t>(use.size());
     for (uint32_t bits = 0; bits < (1u << n); ++bits) {
+      bool possible = true;
+      for (auto [a, b] : excl)
+        if (((bits >> slot[static_cast<size_t>(a)]) & 1u) && ((bits >> slot[static_cast<size_t>(b)]) & 1u)) possible = false;
+      if (!possible) continue;
       bool all = true;
       for (const Formula* f : fs)
         if (!eval(*f, bits, slot)) {
@@ -203,13 +236,26 @@ class Logic {
   }
   Formula atom(const std::string& t) {
     auto [it, fresh] = names_.try_emplace(t, static_cast<int>(names_.size()));
+    if (fresh) text_.push_back(t);
     Formula f;
     f.atom = it->second;
     return f;
   }
+  static bool is_literal(const std::string& t) {
+    if (t.empty()) return false;
+    if (t == "None" || t == "True" || t == "False") return true;
+    char q = t.front();
+    if ((q == '"' || q == '\'') && t.size() >= 2 && t.back() == q && t.find(q, 1) == t.size() - 1) return true;
+    size_t k = t[0] == '-' ? 1 : 0;
+    if (k == t.size()) return false;
+    for (; k < t.size(); ++k)
+      if (!std::isdigit(static_cast<unsigned char>(t[k])) && t[k] != '.' && t[k] != 'x' && t[k] != '_') return false;
+    return true;
+  }
 
   std::string_view src_;
   std::unordered_map<std::string, int> names_;
+  std::vector<std::string> text_;  // atom texts by index
 };
 
 struct Reason {
@@ -477,11 +523,7 @@ class Analyzer {
           }
           break;
         }
-        if (lits && lits->size() == arms.size() && rs.cause == "branch") {
-          rs.lits_known = true;
-          for (size_t ai = 0; ai < arms.size(); ++ai)
-            if (arms[ai].s.live && (arms[ai].s.get(i) & kUnbound)) rs.unbound_lits.push_back((*lits)[ai]);
-        }
+        rs.lits_known = unbound_paths(arms, i, lits, rs.unbound_lits);
         info_->reasons.push_back(std::move(rs));
         r = static_cast<int>(info_->reasons.size()) - 1;
       } else {
@@ -518,29 +560,45 @@ class Analyzer {
     if (!other || !info_->reasons[static_cast<size_t>(r)].lits_known) return r;
     Reason nr = info_->reasons[static_cast<size_t>(r)];
     nr.unbound_lits.clear();
-    nr.lits_known = lits != nullptr && lits->size() == arms.size();
-    for (size_t ai = 0; ai < arms.size() && nr.lits_known; ++ai) {
-      const Arm& a = arms[ai];
-      if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
-      const std::vector<Lit>& here = (*lits)[ai];
-      if (a.s.get(i) == kUnbound) {
-        nr.unbound_lits.push_back(here);
-        continue;
-      }
-      int ar = a.s.reason(i);
-      if (ar < 0 || !info_->reasons[static_cast<size_t>(ar)].lits_known) {
-        nr.lits_known = false;
-        break;
-      }
-      for (const auto& path : info_->reasons[static_cast<size_t>(ar)].unbound_lits) {
-        std::vector<Lit> both = here;
-        both.insert(both.end(), path.begin(), path.end());
-        nr.unbound_lits.push_back(std::move(both));
-      }
-    }
-    if (!nr.lits_known) nr.unbound_lits.clear();
+    nr.lits_known = unbound_paths(arms, i, lits, nr.unbound_lits);
     info_->reasons.push_back(std::move(nr));
     return static_cast<int>(info_->reasons.size()) - 1;
+  }
+
+  // The paths through the arms of one construct that leave name `i` unbound, each as the tests
+  // that hold on it: an arm that leaves it unbound is one path (its tests; none for an arm
+  // that is not a test, such as a loop's zero iterations); an arm where it is only maybe bound
+  // contributes its tests followed by each unbound path of the reason it carries. Returns false
+  // (and clears `out`) when such a reason's paths are unknown.
+  bool unbound_paths(const std::vector<Arm>& arms, size_t i, const std::vector<std::vector<Lit>>* lits,
+                     std::vector<std::vector<Lit>>& out) {
+    static const std::vector<Lit> none;
+    const bool have = lits != nullptr && lits->size() == arms.size();
+    for (size_t ai = 0; ai < arms.size(); ++ai) {
+      const Arm& a = arms[ai];
+      if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
+      const std::vector<Lit>& here = have ? (*lits)[ai] : none;
+      int ar = a.s.reason(i);
+      if (a.s.get(i) == kUnbound || ar < 0) {
+        out.push_back(here);
+        continue;
+      }
+      const Reason& inner = info_->reasons[static_cast<size_t>(ar)];
+      if (!inner.lits_known) {
+        out.clear();
+        return false;
+      }
+      for (const auto& path : inner.unbound_lits) {
+        std::vector<Lit> both = here;
+        both.insert(both.end(), path.begin(), path.end());
+        out.push_back(std::move(both));
+      }
+      if (out.size() > 64) {  // bounded: a long chain of nested partial bindings is not decided
+        out.clear();
+        return false;
+      }
+    }
+    return true;
   }
 
   Construct construct(TSNode n, const char* cause, const char* kind) {
@@ -627,11 +685,16 @@ class Analyzer {
       // Only the guards that share an atom with this path can contradict it.
       std::vector<const Formula*> fs;
       std::set<int> use = path_atoms;
+      std::set<std::string> subjects;  // `v` of the path's `v == literal` atoms
+      for (int a : path_atoms)
+        if (std::string sj = lg.subject(a); !sj.empty()) subjects.insert(sj);
       std::string why;
       for (size_t gi = 0; gi < gs.size(); ++gi) {
         std::set<int> ga;
         Logic::atoms_of(gs[gi], ga);
-        bool shares = std::any_of(ga.begin(), ga.end(), [&](int a) { return path_atoms.count(a) > 0; });
+        bool shares = std::any_of(ga.begin(), ga.end(), [&](int a) {
+          return path_atoms.count(a) > 0 || (!subjects.empty() && subjects.count(lg.subject(a)) > 0);
+        });
         if (!shares) continue;
         fs.push_back(&gs[gi]);
         relevant[gi] = true;
@@ -645,7 +708,7 @@ class Analyzer {
       }
       if (fs.empty() || use.empty() || static_cast<int>(use.size()) > kMaxGuardAtoms) return;
       for (const auto& c : cs) fs.push_back(&c);
-      if (!Logic::unsat(fs, std::vector<int>(use.begin(), use.end()))) return;
+      if (!lg.unsat(fs, std::vector<int>(use.begin(), use.end()))) return;
       if (used.empty()) used = why;
     }
     // The tests must still mean what they meant at the branch: no name they read is rebound
@@ -667,8 +730,14 @@ class Analyzer {
       for (auto [at, kind] : b->second)
         if (at < rs.start && (!has_before || at > before)) before = at, has_before = true;
       std::string before_rhs = has_before ? assigned_text(before) : std::string();
-      for (auto [at, kind] : b->second)
-        if (at > rs.start && at < read_at && (before_rhs.empty() || assigned_text(at) != before_rhs)) return;
+      // `p += k` cannot make `p` None (it would raise first), so it keeps `p is None` tests.
+      bool none_tests_only = true;
+      for (TSNode t : tests) none_tests_only = none_tests_only && only_none_tests(normalise(text_of(t, src_)), nm);
+      for (auto [at, kind] : b->second) {
+        if (at <= rs.start || at >= read_at) continue;
+        if (none_tests_only && is_augmented(at)) continue;
+        if (before_rhs.empty() || assigned_text(at) != before_rhs) return;
+      }
     }
     u.guarded = true;
     u.guard = used;
@@ -685,6 +754,25 @@ class Analyzer {
     if (!is(a, "assignment") || !ts_node_eq(field(a, "left"), id)) return {};
     TSNode r = field(a, "right");
     return ts_node_is_null(r) ? std::string() : normalise(text_of(r, src_));
+  }
+
+  // Whether the binding whose target starts at byte `at` is an augmented assignment (`x += 1`).
+  bool is_augmented(uint32_t at) {
+    if (at == 0 || ts_node_is_null(job_->node)) return false;
+    TSNode id = ts_node_named_descendant_for_byte_range(ts_tree_root_node(job_->node.tree), at, at + 1);
+    return is(id, "identifier") && is(ts_node_parent(id), "augmented_assignment");
+  }
+
+  // Whether every whole-word occurrence of `name` in the test text `t` is `name is None` or
+  // `name is not None`.
+  static bool only_none_tests(const std::string& t, const std::string& name) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+    for (size_t p = t.find(name); p != std::string::npos; p = t.find(name, p + 1)) {
+      if ((p > 0 && word(t[p - 1])) || (p + name.size() < t.size() && word(t[p + name.size()]))) continue;
+      std::string_view rest = std::string_view(t).substr(p + name.size());
+      if (rest.rfind(" is None", 0) != 0 && rest.rfind(" is not None", 0) != 0) return false;
+    }
+    return true;
   }
 
   void collect_identifiers(TSNode n, std::unordered_set<std::string>& out, int depth) {
