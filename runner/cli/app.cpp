@@ -214,7 +214,8 @@ int run(int argc, char** argv) {
   app.add_flag("--comment", o.comment, "Keep one verdict comment on the pull request, updated in place")->group(g_gh);
   app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default GITHUB_TOKEN)")->group(g_gh);
   app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: all cores)");
-  app.add_option("--rule-budget-ms", o.rule_budget_ms, "Time budget per rule in milliseconds (default 2000)");
+  auto* budget_opt = app.add_option("--rule-budget-ms", o.rule_budget_ms,
+                                    "Time budget per rule in milliseconds (default 2000; 60000 with --all)");
 
   auto* check = app.add_subcommand("check", "Check rulesets at load time: syntax, names, types, regexes, message gates");
   std::vector<std::string> check_files;
@@ -270,6 +271,8 @@ int run(int argc, char** argv) {
     }
     if (*list) return cmd_list(out, err);
     if (*merge) return merge_sarif_files(merge_in, merge_out, out, err);
+    // An audit is a batch job over the whole tree: repository-wide rules get time to finish.
+    if (o.inputs.all && budget_opt->count() == 0) o.rule_budget_ms = 60000;
 
     if (!config.empty()) {
       try {

@@ -192,6 +192,16 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     }
     findings = std::move(kept);
   }
+  if (opts.inputs.all) {
+    // An audit has no pull request: findings about its title, body or labels would judge empty
+    // text.
+    size_t before = findings.size();
+    findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
+                   findings.end());
+    if (size_t n = before - findings.size())
+      err << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
+          << " left out (there is no pull request)\n";
+  }
   if (opts.shard) {
     std::vector<dsl::Finding> kept;
     for (auto& f : findings) {

@@ -67,7 +67,8 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
   CHECK(r.exit_code == 0);
   const std::string head = review::change::test::git(repo.str(), {"rev-parse", "HEAD"});
   CHECK(r.err == "note: logo.bin: not analysed (binary file)\n"
-                 "note: reviewing every file of " + head.substr(0, 12) + " (audit mode): 12 files\n");
+                 "note: reviewing every file of " + head.substr(0, 12) + " (audit mode): 12 files\n"
+                 "note: audit mode: 1 pull-request finding left out (there is no pull request)\n");
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["head_sha"] == head);
   auto keys = finding_keys(j);
@@ -75,8 +76,8 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
   CHECK(keys.count("PRINT1 pkg0/m0.py:3") == 1);
   CHECK(keys.count("TODO1 atom/config.py:1") == 1);
   CHECK(keys.count("TIER1 atom/config.py:0") == 1);
-  CHECK(keys.count("TITLE1 :0") == 1);
-  CHECK(keys.size() == 11 + 6 + 1 + 1);  // 11 prints, 6 TODOs, the tier-1 file, the title
+  CHECK(keys.count("TITLE1 :0") == 0);  // no pull request, so no finding about its title
+  CHECK(keys.size() == 11 + 6 + 1);  // 11 prints, 6 TODOs, the tier-1 file
 
   // Without --all only the head commit's change is reviewed.
   auto pr = runner(repo.str(), {"-r", kMini, "--base", "HEAD~1", "--format", "json", "--fail-on", "never"});
@@ -151,14 +152,14 @@ TEST_CASE("sharding: shards 1..N of --all partition the files and add up to the 
       united.insert(k);
       std::string file = k.substr(k.find(' ') + 1);
       file = file.substr(0, file.rfind(':'));
-      if (file.empty()) CHECK(i == 1);  // the pull request's own findings: shard 1 only
-      else CHECK(review::change::shard_of(file, n) == i);
+      CHECK(!file.empty());  // an audit has no pull-request findings
+      CHECK(review::change::shard_of(file, n) == i);
       files_seen.insert(file);
     }
   }
   CHECK(files_total == 12);
   CHECK(united == all_keys);  // no finding lost, none twice
-  CHECK(files_seen.size() == 12);  // 11 Python files with findings and the PR-level ""
+  CHECK(files_seen.size() == 11);  // the 11 Python files with findings
 }
 
 TEST_CASE("sharding: --shard in pull-request mode splits the changed files only") {
@@ -197,10 +198,10 @@ TEST_CASE("sharding: runner merge joins the SARIF files of two shards into the u
   CHECK(merged["runs"][0]["automationDetails"] == one["runs"][0]["automationDetails"]);
   const auto& results = merged["runs"][0]["results"];
   CHECK(results.size() == one["runs"][0]["results"].size());
-  CHECK(results.size() == 18);  // the located findings; the title finding is a run property
-  // Shard 1 carries the pull request's own findings; merge keeps the first run's properties.
+  CHECK(results.size() == 18);  // every finding of an audit has a file
+  // An audit has no pull-request findings; merge keeps the first run's properties.
   CHECK(merged["runs"][0]["properties"]["pullRequestFindings"] == one["runs"][0]["properties"]["pullRequestFindings"]);
-  CHECK(merged["runs"][0]["properties"]["pullRequestFindings"].size() == 1);
+  CHECK(merged["runs"][0]["properties"].value("pullRequestFindings", nlohmann::json::array()).empty());
   std::multiset<std::string> got, want;
   auto key = [](const nlohmann::json& res) {
     return res["ruleId"].get<std::string>() + " " + res.value("/partialFingerprints"_json_pointer, nlohmann::json()).dump();
