@@ -108,34 +108,39 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+// Dice coefficient over the multisets of token kGram-grams of a[a0,a1) and b[b0,b1), each
+// range alpha-renamed on its own. Grams are hashed to 64 bits and compared as sorted vectors.
 double dice(const std::vector<Tok>& a, size_t a0, size_t a1, const std::vector<Tok>& b, size_t b0, size_t b1) {
   auto grams = [](const std::vector<Tok>& t, size_t from, size_t to) {
-    std::unordered_map<std::string, int> names;
-    std::vector<std::string> norm;
+    std::unordered_map<std::string_view, uint64_t> names;
+    std::hash<std::string_view> hs;
+    std::vector<uint64_t> norm;
+    norm.reserve(to - from);
     for (size_t i = from; i < to; ++i) {
       if (t[i].ident) {
-        auto [it, fresh] = names.try_emplace(t[i].text, static_cast<int>(names.size()));
-        norm.push_back("$" + std::to_string(it->second));
+        auto [it, fresh] = names.try_emplace(t[i].text, names.size());
+        norm.push_back(0x9ddfea08eb382d69ULL * (it->second + 1));
       } else {
-        norm.push_back(t[i].text);
+        norm.push_back(hs(t[i].text));
       }
     }
-    std::map<std::string, int> g;
+    std::vector<uint64_t> g;
+    if (norm.size() >= kGram) g.reserve(norm.size() - kGram + 1);
     for (size_t i = 0; i + kGram <= norm.size(); ++i) {
-      std::string k;
-      for (size_t j = 0; j < kGram; ++j) k += norm[i + j] + '\x1f';
-      ++g[k];
+      uint64_t h = 0;
+      for (size_t j = 0; j < kGram; ++j) h = mix(h, norm[i + j]);
+      g.push_back(h);
     }
+    std::sort(g.begin(), g.end());
     return g;
   };
   auto ga = grams(a, a0, a1), gb = grams(b, b0, b1);
-  long common = 0, total = 0;
-  for (auto& [k, v] : ga) {
-    total += v;
-    auto it = gb.find(k);
-    if (it != gb.end()) common += std::min(v, it->second);
+  size_t total = ga.size() + gb.size(), common = 0;
+  for (size_t i = 0, j = 0; i < ga.size() && j < gb.size();) {
+    if (ga[i] < gb[j]) ++i;
+    else if (gb[j] < ga[i]) ++j;
+    else ++common, ++i, ++j;
   }
-  for (auto& [k, v] : gb) total += v;
   return total == 0 ? 0.0 : 2.0 * static_cast<double>(common) / static_cast<double>(total);
 }
 
@@ -177,7 +182,8 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
       if (p.size() <= kMaxPostings) p.emplace_back(bi, static_cast<uint32_t>(i));
     }
   }
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> matches;
+  // (block a << 32 | block b) -> shared window positions
+  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> matches;
   for (auto& [h, p] : postings) {
     if (p.size() > kMaxPostings) continue;
     for (size_t x = 0; x < p.size(); ++x)
@@ -186,10 +192,12 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
         auto [bb, pb] = p[y];
         if (ba == bb || blocks[ba].file == blocks[bb].file) continue;
         if (blocks[ba].file > blocks[bb].file) std::swap(ba, bb), std::swap(pa, pb);
-        matches[{ba, bb}].emplace_back(pa, pb);
+        matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
       }
   }
-  for (auto& [key, m] : matches) {
+  for (auto& [pair_key, m] : matches) {
+    const std::pair<uint32_t, uint32_t> key{static_cast<uint32_t>(pair_key >> 32),
+                                            static_cast<uint32_t>(pair_key & 0xffffffffu)};
     std::sort(m.begin(), m.end());
     // longest chain increasing in both positions (patience LIS on the second)
     std::vector<size_t> tails, prev(m.size(), SIZE_MAX);
@@ -210,6 +218,9 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
     size_t a0 = m[first].first, a1 = m[last].first + kSeed, b0 = m[first].second, b1 = m[last].second + kSeed;
     int la0 = ta[a0].line, la1 = ta[a1 - 1].line, lb0 = tb[b0].line, lb1 = tb[b1 - 1].line;
     if (la1 - la0 + 1 < min_lines || lb1 - lb0 + 1 < min_lines) continue;
+    // Dice can reach at most 2·min/(|A|+|B|) over ranges of these token lengths.
+    double na = static_cast<double>(a1 - a0), nb = static_cast<double>(b1 - b0);
+    if (2.0 * std::min(na, nb) / (na + nb) < min_similarity) continue;
     double sim = dice(ta, a0, a1, tb, b0, b1);
     if (sim < min_similarity) continue;
     const CodeBlock& A = blocks[key.first];
