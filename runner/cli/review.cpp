@@ -1,5 +1,7 @@
 #include "runner/cli/review.hpp"
 
+#include "dsl/diagnostic.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -99,6 +101,30 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     else programs.push_back(r.program);
   }
   if (ruleset_error) return 2;
+
+  // A rule id named on the command line (--rule) or in the configuration (severity:) that no
+  // loaded rule has is a typo that would silently turn the check green.
+  {
+    std::vector<std::string> ids;
+    for (const auto& p : programs)
+      for (const auto& r : p->rules()) ids.push_back(r.id);
+    auto unknown = [&](const std::string& id, const char* where) {
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) return false;
+      std::string hint;
+      for (const auto& k : ids)  // a case slip first (`D1B` for `D1b`), then the edit distance
+        if (hint.empty() && k.size() == id.size() &&
+            std::equal(k.begin(), k.end(), id.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+          hint = "; did you mean `" + k + "`?";
+      if (hint.empty()) hint = dsl::did_you_mean(id, ids);
+      err << "runner: " << where << " names rule `" << id << "`, which no loaded ruleset has" << hint
+          << " (`runner list` and `runner explain ID` show the rules)\n";
+      return true;
+    };
+    bool bad = false;
+    for (const auto& id : opts.only_rules) bad = unknown(id, "--rule") || bad;
+    for (const auto& [id, sev] : opts.severity_overrides) bad = unknown(id, "the configuration's `severity:`") || bad;
+    if (bad) return 2;
+  }
 
   auto filter = report::parse_filter_mode(opts.filter);
   if (!filter) {

@@ -162,6 +162,16 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
       {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
+      // a rule id no loaded ruleset has would turn the check green: usage error, with a hint
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "print1"}, 2,
+       "runner: --rule names rule `print1`, which no loaded ruleset has; did you mean `PRINT1`? (`runner list` and "
+       "`runner explain ID` show the rules)\n", true},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "NOPE"}, 2,
+       "runner: --rule names rule `NOPE`, which no loaded ruleset has (`runner list` and `runner explain ID` show the "
+       "rules)\n", true},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "unknown_rule.yml"}, 2,
+       "runner: the configuration's `severity:` names rule `TODO2`, which no loaded ruleset has; did you mean `TODO1`? "
+       "(`runner list` and `runner explain ID` show the rules)\n", true},
       // a mistyped long option gets the closest one of its (sub)command
       {{"--rulset", "x"}, 2,
        "The following arguments were not expected: x --rulset\nRun with --help for more information.\n"
