@@ -1,5 +1,7 @@
 #include "runner/cli/merge.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -12,6 +14,43 @@ namespace review::cli {
 namespace {
 
 using nlohmann::json;
+
+// The more severe of two verdicts ("lgtm" < "needs-work" < "block"; unknown text counts as lgtm).
+std::string worse_verdict(const std::string& a, const std::string& b) {
+  auto rank = [](const std::string& v) { return v == "block" ? 2 : v == "needs-work" ? 1 : 0; };
+  return rank(b) > rank(a) ? b : a;
+}
+
+bool same_result(const json& a, const json& b) {
+  return a.value("ruleId", "") == b.value("ruleId", "") &&
+         a.value("partialFingerprints", json::object()) == b.value("partialFingerprints", json::object()) &&
+         a.value("locations", json::array()) == b.value("locations", json::array()) &&
+         a.value("/message/text"_json_pointer, std::string()) == b.value("/message/text"_json_pointer, std::string());
+}
+
+bool contains_result(const json& results, const json& r) {
+  if (!results.is_array()) return false;
+  for (const auto& x : results)
+    if (same_result(x, r)) return true;
+  return false;
+}
+
+// Joins the run properties of `run` into `into`: the verdict is the worse of the two (a merged
+// run holds every shard's findings), pull-request findings and notes are united.
+void merge_properties(json& into, const json& run) {
+  const json src = run.value("properties", json::object());
+  if (!src.is_object() || src.empty()) return;
+  json& dst = into["properties"];
+  if (!dst.is_object()) dst = json::object();
+  if (src.contains("verdict") && src["verdict"].is_string())
+    dst["verdict"] = worse_verdict(dst.value("verdict", std::string("lgtm")), src["verdict"].get<std::string>());
+  for (const char* list : {"pullRequestFindings", "notes"}) {
+    if (!src.contains(list) || !src[list].is_array()) continue;
+    if (!dst.contains(list) || !dst[list].is_array()) dst[list] = json::array();
+    for (const auto& x : src[list])
+      if (std::find(dst[list].begin(), dst[list].end(), x) == dst[list].end()) dst[list].push_back(x);
+  }
+}
 
 // Appends the runs of one SARIF log to `merged`, joining runs of the same tool and category.
 // Throws json::type_error when a field read here has the wrong JSON type.
@@ -29,6 +68,7 @@ void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of) 
       continue;
     }
     json& into = merged["runs"][it->second];
+    merge_properties(into, run);
     json& rules = into["tool"]["driver"]["rules"];
     if (!rules.is_array()) rules = json::array();
     std::map<std::string, size_t> index;
@@ -44,6 +84,9 @@ void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of) 
           }
       }
       if (index.count(id)) r["ruleIndex"] = index[id];
+      // The same finding from two shards (a rule that reports into a file both shards reach)
+      // is kept once.
+      if (contains_result(into["results"], r)) continue;
       into["results"].push_back(r);
     }
   }

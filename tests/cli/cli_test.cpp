@@ -113,6 +113,36 @@ TEST_CASE("runner merge joins SARIF runs of one tool and category") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("runner merge: the worst verdict wins whatever the order; a result twice is kept once") {
+  fs::path dir = fs::temp_directory_path() / ("review-merge-v-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto run = [](const char* verdict, nlohmann::json results, nlohmann::json pr) {
+    return nlohmann::json{{"version", "2.1.0"},
+                          {"runs", {{{"tool", {{"driver", {{"name", "review-action"}, {"rules", nlohmann::json::array()}}}}},
+                                     {"automationDetails", {{"id", "review-action/x/"}}},
+                                     {"properties", {{"verdict", verdict}, {"pullRequestFindings", pr}}},
+                                     {"results", results}}}}};
+  };
+  nlohmann::json res = {{"ruleId", "R"}, {"message", {{"text", "m"}}}, {"partialFingerprints", {{"k", "1"}}}};
+  auto quiet = (dir / "quiet.sarif").string(), loud = (dir / "loud.sarif").string();
+  std::ofstream(quiet) << run("lgtm", nlohmann::json::array(), {"title"}).dump();
+  auto twin = (dir / "twin.sarif").string();  // another shard that reported the same finding
+  std::ofstream(loud) << run("block", {res}, {"title", "body"}).dump();
+  std::ofstream(twin) << run("needs-work", {res}, {"body"}).dump();
+  for (const auto& order : {std::vector<std::string>{quiet, loud, twin}, std::vector<std::string>{twin, loud, quiet},
+                            std::vector<std::string>{loud, quiet, twin}}) {
+    auto m = (dir / "m.sarif").string();
+    auto r = runner({"merge", order[0], order[1], order[2], "-o", m});
+    REQUIRE(r.exit_code == 0);
+    auto s = nlohmann::json::parse(slurp(m));
+    REQUIRE(s["runs"].size() == 1);
+    CHECK(s["runs"][0]["properties"]["verdict"] == "block");
+    CHECK(s["runs"][0]["properties"]["pullRequestFindings"].size() == 2);
+    CHECK(s["runs"][0]["results"].size() == 1);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("runner merge: wrong JSON types and huge numbers are input errors (3), not internal errors") {
   fs::path dir = fs::temp_directory_path() / ("review-merge-bad-" + std::to_string(::getpid()));
   fs::create_directories(dir);
