@@ -532,8 +532,9 @@ class Checker {
     if (r.at) {
       SType t = check(*r.at);
       if (t.type != Type::Fact && t.type != Type::Any)
-        error(r.at->span, "`at` takes a fact (a variable bound by `for`, or a fact field), not a " +
-                              std::string(type_name(t.type)) + ": it sets the finding's file and line");
+        error(r.at->span, std::string("`at` takes a fact (a variable bound by `for`, or a fact field), not ") +
+                              (t.type == Type::Int ? "an " : "a ") + std::string(type_name(t.type)) +
+                              ": it sets the finding's file and line");
     }
     check_template(r.problem);
     check_template(r.impact);

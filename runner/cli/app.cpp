@@ -60,7 +60,8 @@ int cmd_check(const std::vector<std::string>& files, bool strict, std::ostream& 
       rc = 2;
       out << f << ": " << errors << " error(s), " << warnings << " warning(s)\n";
     } else {
-      out << f << ": ok, " << r.program->rules().size() << " rules, " << warnings << " warning(s)\n";
+      const size_t n = r.program->rules().size();
+      out << f << ": ok, " << n << (n == 1 ? " rule, " : " rules, ") << warnings << " warning(s)\n";
     }
   }
   return rc;

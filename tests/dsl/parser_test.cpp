@@ -118,7 +118,7 @@ TEST_CASE("parser: declaration syntax errors, one message table") {
       {"rule", "1:5: expected a rule id"},
       {"rule X", "1:7: expected a title string"},
       {"rule X \"t\"", "1:11: expected `{` after the rule title"},
-      {"rule X \"t\" {", "1:13: expected a rule clause (severity, evidence, tags, when, for, where, unless, problem, impact, action, help, example) or `}`"},
+      {"rule X \"t\" {", "1:13: expected a rule clause (severity, evidence, tags, when, for, where, unless, at, problem, impact, action, help, example) or `}`"},
       {"rule X \"t\" { severity high }", "1:23: expected `block`, `warn` or `note`"},
       {"rule X \"t\" { evidence maybe }", "1:23: expected `verified` or `inferred`"},
       {"rule X \"t\" { tags }", "1:19: expected a tag string"},
