@@ -34,7 +34,7 @@ inline std::vector<SourceSchema> test_schema() {
       src("functions", {f("name", T::String), f("qualified", T::String), f("class", T::String),
                         f("params", T::List), f("decorators", T::List), f("start", T::Int), f("end", T::Int),
                         f("changed", T::Bool), f("added", T::Bool), f("calls", T::List)}),
-      src("calls", {f("callee", T::String), f("args", T::List), f("kwargs", T::List), f("function", T::String),
+      src("calls", {f("callee", T::String), f("args", T::List), f("kwargs", T::List), f("kwarg_names", T::List), f("function", T::String),
                     f("in_loop", T::Bool), f("added", T::Bool)}),
       src("assignments", {f("target", T::String), f("value", T::String), f("function", T::String),
                           f("class", T::String), f("added", T::Bool)}),
