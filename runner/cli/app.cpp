@@ -151,8 +151,10 @@ int cmd_list(std::ostream& out, std::ostream& err) {
 
 namespace {
 // After an unexpected-argument error: one "did you mean" line for each unknown `--flag` that is
-// close to a long option of the subcommand being parsed (or of the main command).
-void suggest_flags(const CLI::App& app, std::ostream& err) {
+// close to a long option of the subcommand being parsed (or of the main command). Returns how
+// many lines it printed.
+int suggest_flags(const CLI::App& app, std::ostream& err) {
+  int printed = 0;
   const CLI::App* cmd = &app;
   for (const CLI::App* sub : app.get_subcommands()) cmd = sub;
   std::vector<std::string> names;
@@ -162,8 +164,9 @@ void suggest_flags(const CLI::App& app, std::ostream& err) {
     if (arg.rfind("--", 0) != 0) continue;
     std::string word = arg.substr(0, arg.find('='));
     std::string c = review::dsl::closest_name(word, names);
-    if (!c.empty()) err << "Unknown option " << word << "; did you mean " << c << "?\n";
+    if (!c.empty()) err << "runner: unknown option " << word << "; did you mean " << c << "?\n", ++printed;
   }
+  return printed;
 }
 }  // namespace
 
@@ -256,9 +259,16 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    // A mistyped option: the suggestion alone says more than CLI11's list of the leftover words.
+    if (suggest_flags(app, err) > 0) {
+      err << "Run with --help for more information.\n";
+      return 2;
+    }
+    app.exit(e, out, err);
+    return 2;
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e, out, err);
-    if (rc != 0) suggest_flags(app, err);
     return rc == 0 ? 0 : 2;
   }
 

@@ -153,7 +153,13 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   if (opts.inputs.all) {
     err << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
         << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
-  } else if (opts.inputs.base_dir.empty() && opts.inputs.diff.empty() && !change->pr.base_sha.empty()) {
+  } else if (!opts.inputs.base_dir.empty()) {
+    err << "note: reviewing " << opts.inputs.base_dir << " -> " << opts.inputs.head_dir << ": " << change->files.size()
+        << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
+  } else if (!opts.inputs.diff.empty()) {
+    err << "note: reviewing the diff " << (opts.inputs.diff == "-" ? std::string("on stdin") : opts.inputs.diff) << ": "
+        << change->files.size() << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
+  } else if (!change->pr.base_sha.empty()) {
     // A git review: say what was compared, so "LGTM" on an empty change is not mistaken for a pass.
     bool work_tree = opts.inputs.work_tree || (opts.inputs.base.empty() && opts.inputs.head.empty() &&
                                                env.get("GITHUB_ACTIONS") != "true");
@@ -288,7 +294,16 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     ropts.color = to_stdout && color && o.format == "text";
     std::string text;
     try {
-      text = report::render(o.format, run, findings, ropts);
+      if (to_stdout && o.format == "text") {
+        // The change's notes went to stderr already (the terminal shows both streams).
+        report::RunInfo shown = run;
+        std::erase_if(shown.notes, [&](const std::string& n) {
+          return std::find(change->notes.begin(), change->notes.end(), n) != change->notes.end();
+        });
+        text = report::render(o.format, shown, findings, ropts);
+      } else {
+        text = report::render(o.format, run, findings, ropts);
+      }
     } catch (const std::exception& e) {
       err << "runner: the " << o.format << " output failed: " << e.what() << "\n";
       output_failed = true;
