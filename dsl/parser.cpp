@@ -775,7 +775,21 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
       break;
     } catch (const pegtl::parse_error& e) {
       const auto& p = e.positions().front();
-      r.diagnostics.push_back(error_at(text, file_name, p, std::string(e.message())));
+      std::string msg(e.message());
+      // Ran off the end of the file inside a rule: say which rule lacks its `}`.
+      bool at_end = text.find_first_not_of(" \t\r\n", std::min<size_t>(p.byte, text.size())) == std::string_view::npos;
+      if (at_end && msg.rfind("expected a rule clause", 0) == 0 && !b.rule.id.empty() && b.rule.id_span.line > 0) {
+        Diagnostic d;  // pointed at the rule's id: the end of the file shows nothing useful
+        d.file = file_name;
+        d.line = b.rule.id_span.line;
+        d.column = b.rule.id_span.column;
+        d.caret_len = std::max(1, b.rule.id_span.length);
+        d.message = "the file ends inside rule `" + b.rule.id + "`: its closing `}` is missing";
+        d.source_line = source_line_at(text, d.line);
+        r.diagnostics.push_back(std::move(d));
+      } else {
+        r.diagnostics.push_back(error_at(text, file_name, p, msg));
+      }
       if (++errors >= kMaxSyntaxErrors) break;
       // resume at the next line that starts a declaration
       size_t pos = p.byte;
