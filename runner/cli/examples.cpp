@@ -245,7 +245,9 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
     std::string e;
     if (!write_file_atomically(sarif_path, report::render("sarif", run, all, ro), e)) err << "runner: " << e << "\n";
   }
-  out << t.passed << " passed, " << t.failed << " failed, " << t.skipped << " skipped\n";
+  out << t.passed << " passed, " << t.failed << " failed, " << t.skipped << " skipped";
+  if (load_error) out << " (a ruleset did not load: its examples did not run)";
+  out << "\n";
   if (load_error) return 2;
   return t.failed ? 1 : 0;
 }
