@@ -89,8 +89,11 @@ std::string join_words(const std::vector<std::string>& items, const char* conj) 
 
 // A condition node that holds (`pos`) or fails on a path.
 struct Lit {
-  TSNode node;
+  TSNode node;        // the test; null for a flag fact (then `flag` names the test's text)
   bool pos;
+  std::string flag;   // `x` or `x is None`: a name assigned a constant on the path
+  std::string name;   // for a flag: the name
+  uint32_t at = 0;    // for a flag: the byte where it was known (it holds there, not after a rebinding)
 };
 
 // A propositional formula over atoms (condition texts, whitespace-normalised).
@@ -149,7 +152,7 @@ class Logic {
   }
 
   Formula lit(const Lit& l) {
-    Formula f = build(l.node);
+    Formula f = ts_node_is_null(l.node) ? atom(l.flag) : build(l.node);
     return l.pos ? f : neg(std::move(f));
   }
 
@@ -272,6 +275,15 @@ struct State {
   bool live = true;
   std::vector<uint8_t> st;
   std::vector<int> why;
+  // Names assigned a constant on every path to here: (name index, 1 truthy / 0 falsy / 2 None).
+  std::vector<std::pair<size_t, uint8_t>> known;
+  void forget(size_t i) {
+    known.erase(std::remove_if(known.begin(), known.end(), [i](const auto& k) { return k.first == i; }), known.end());
+  }
+  void remember(size_t i, uint8_t v) {
+    forget(i);
+    known.emplace_back(i, v);
+  }
   uint8_t get(size_t i) const { return i < st.size() ? st[i] : kUnbound; }
   int reason(size_t i) const { return i < why.size() ? why[i] : -1; }
   void set(size_t i, uint8_t v, int r) {
@@ -405,6 +417,7 @@ class Analyzer {
   ScopeInfo* info_ = nullptr;
   std::vector<State*> catchers_;  // exception accumulators of enclosing try bodies
   std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
+  const State* read_state_ = nullptr;  // the state at the read being reported
 
   // ---- names ----
   size_t index_of(std::string_view name) {
@@ -448,6 +461,7 @@ class Analyzer {
     if (std::find(b.begin(), b.end(), std::make_pair(at, kind)) == b.end()) b.emplace_back(at, kind);
     if (!s.live) return;
     s.set(i, kBound, -1);
+    s.forget(i);
   }
   void bind_id(TSNode id, State& s, char kind = 'v') {
     bind_name(text_of(id, src_), s, kind, ts_node_start_byte(id));
@@ -486,6 +500,21 @@ class Analyzer {
     if (!out.live) return out;
     out.st.assign(n, kUnbound);
     out.why.assign(n, -1);
+    {  // a constant is known after the construct when every live arm knows the same one
+      bool first = true;
+      for (auto& a : arms) {
+        if (!a.s.live) continue;
+        if (first) {
+          out.known = a.s.known;
+          first = false;
+          continue;
+        }
+        std::vector<std::pair<size_t, uint8_t>> both;
+        for (const auto& k : out.known)
+          if (std::find(a.s.known.begin(), a.s.known.end(), k) != a.s.known.end()) both.push_back(k);
+        out.known = std::move(both);
+      }
+    }
     for (size_t i = 0; i < n; ++i) {
       uint8_t v = 0;
       bool some_bound = false, some_unbound = false;
@@ -523,7 +552,7 @@ class Analyzer {
           }
           break;
         }
-        rs.lits_known = unbound_paths(arms, i, lits, rs.unbound_lits);
+        rs.lits_known = unbound_paths(arms, i, lits, rs.unbound_lits, c.end);
         info_->reasons.push_back(std::move(rs));
         r = static_cast<int>(info_->reasons.size()) - 1;
       } else {
@@ -538,7 +567,7 @@ class Analyzer {
               r = a.s.reason(i);
               break;
             }
-        if (v == kMaybe && r >= 0) r = compose(arms, i, r, lits);
+        if (v == kMaybe && r >= 0) r = compose(arms, i, r, lits, c.end);
       }
       out.st[i] = v;
       out.why[i] = r;
@@ -551,7 +580,7 @@ class Analyzer {
   // construct are the union, each prefixed with its arm's tests: a copy of `r` with those paths
   // (lits_known false when an arm's tests or inner paths are unknown). Returns `r` itself when
   // it already covers every unbound path.
-  int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits) {
+  int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits, uint32_t end) {
     bool other = false;
     for (const auto& a : arms) {
       if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
@@ -560,7 +589,7 @@ class Analyzer {
     if (!other || !info_->reasons[static_cast<size_t>(r)].lits_known) return r;
     Reason nr = info_->reasons[static_cast<size_t>(r)];
     nr.unbound_lits.clear();
-    nr.lits_known = unbound_paths(arms, i, lits, nr.unbound_lits);
+    nr.lits_known = unbound_paths(arms, i, lits, nr.unbound_lits, end);
     info_->reasons.push_back(std::move(nr));
     return static_cast<int>(info_->reasons.size()) - 1;
   }
@@ -571,13 +600,14 @@ class Analyzer {
   // contributes its tests followed by each unbound path of the reason it carries. Returns false
   // (and clears `out`) when such a reason's paths are unknown.
   bool unbound_paths(const std::vector<Arm>& arms, size_t i, const std::vector<std::vector<Lit>>* lits,
-                     std::vector<std::vector<Lit>>& out) {
+                     std::vector<std::vector<Lit>>& out, uint32_t end) {
     static const std::vector<Lit> none;
     const bool have = lits != nullptr && lits->size() == arms.size();
     for (size_t ai = 0; ai < arms.size(); ++ai) {
       const Arm& a = arms[ai];
       if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
-      const std::vector<Lit>& here = have ? (*lits)[ai] : none;
+      std::vector<Lit> here = have ? (*lits)[ai] : none;
+      flag_lits(a.s, here, end);
       int ar = a.s.reason(i);
       if (a.s.get(i) == kUnbound || ar < 0) {
         out.push_back(here);
@@ -626,7 +656,11 @@ class Analyzer {
       uint32_t at = ts_node_start_byte(id);
       // A class body falls back to the module's binding when its own is missing.
       bool fallback = job_->kind == "class" && outer_names_ && outer_names_->count(name_list_[i]);
-      if (!fallback && seen_.emplace(at, name_list_[i]).second) emit(id, name_list_[i], s.reason(i), *info_);
+      if (!fallback && seen_.emplace(at, name_list_[i]).second) {
+        read_state_ = &s;
+        emit(id, name_list_[i], s.reason(i), *info_);
+        read_state_ = nullptr;
+      }
     }
     if ((v & kUnbound) && !every_read_) s.set(i, kBound, -1);  // a failing read raises
   }
@@ -669,74 +703,142 @@ class Analyzer {
   // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
   // unbound path of `rs`, and no name those tests read is rebound after the construct starts.
   void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u) {
-    if (guards_.empty() || rs.unbound_lits.empty()) return;
+    // What holds at the read: the enclosing tests, and the flags the path assigned constants.
+    std::vector<Lit> held = guards_;
+    if (read_state_) flag_lits(*read_state_, held, read_at);
+    if (held.empty() || rs.unbound_lits.empty()) return;
     Logic lg(src_);
     std::vector<Formula> gs;
-    for (const Lit& g : guards_) gs.push_back(lg.lit(g));
+    for (const Lit& g : held) gs.push_back(lg.lit(g));
     std::string used;
-    std::vector<bool> relevant(guards_.size(), false);  // guards that took part
+    std::vector<bool> relevant(held.size(), false);  // what took part
+    std::vector<TSNode> used_path_tests;              // the path tests that took part
+    std::set<int> held_atoms;
+    std::set<std::string> held_subjects;
+    for (const auto& g : gs) Logic::atoms_of(g, held_atoms);
+    for (int a : held_atoms)
+      if (std::string sj = lg.subject(a); !sj.empty()) held_subjects.insert(sj);
     for (const auto& path : rs.unbound_lits) {
-      std::vector<Formula> cs;
+      // The pieces that may take part: the path's tests and flags that share an atom (or a
+      // `v == literal` subject) with what holds at the read, and what holds that shares one
+      // with them. Leaving a piece out only weakens the argument, so the answer stays sound;
+      // the smallest pieces go first until kMaxGuardAtoms atoms are in use.
+      struct Piece {
+        Formula f;
+        std::set<int> atoms;
+        int guard = -1;      // index into `held`, or -1 for a path piece
+        TSNode node{};       // a path test (null for a flag)
+      };
+      std::vector<Piece> pieces;
       std::set<int> path_atoms;
       for (const Lit& l : path) {
-        cs.push_back(lg.lit(l));
-        Logic::atoms_of(cs.back(), path_atoms);
-      }
-      // Only the guards that share an atom with this path can contradict it.
-      std::vector<const Formula*> fs;
-      std::set<int> use = path_atoms;
-      std::set<std::string> subjects;  // `v` of the path's `v == literal` atoms
-      for (int a : path_atoms)
-        if (std::string sj = lg.subject(a); !sj.empty()) subjects.insert(sj);
-      std::string why;
-      for (size_t gi = 0; gi < gs.size(); ++gi) {
-        std::set<int> ga;
-        Logic::atoms_of(gs[gi], ga);
-        bool shares = std::any_of(ga.begin(), ga.end(), [&](int a) {
-          return path_atoms.count(a) > 0 || (!subjects.empty() && subjects.count(lg.subject(a)) > 0);
+        if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
+        Piece p{lg.lit(l), {}, -1, l.node};
+        Logic::atoms_of(p.f, p.atoms);
+        bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
+          return held_atoms.count(x) > 0 || held_subjects.count(lg.subject(x)) > 0;
         });
-        if (!shares) continue;
-        fs.push_back(&gs[gi]);
-        relevant[gi] = true;
-        use.insert(ga.begin(), ga.end());
-        if (why.empty()) {
-          TSNode gn = guards_[gi].node;
-          bool pos = guards_[gi].pos;
+        if (!touches) continue;
+        path_atoms.insert(p.atoms.begin(), p.atoms.end());
+        pieces.push_back(std::move(p));
+      }
+      if (pieces.empty()) return;  // nothing at the read speaks about this path
+      std::set<std::string> subjects;
+      for (int x : path_atoms)
+        if (std::string sj = lg.subject(x); !sj.empty()) subjects.insert(sj);
+      for (size_t gi = 0; gi < gs.size(); ++gi) {
+        Piece p{gs[gi], {}, static_cast<int>(gi), {}};
+        Logic::atoms_of(p.f, p.atoms);
+        bool shares = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
+          return path_atoms.count(x) > 0 || (!subjects.empty() && subjects.count(lg.subject(x)) > 0);
+        });
+        if (shares) pieces.push_back(std::move(p));
+      }
+      std::stable_sort(pieces.begin(), pieces.end(),
+                       [](const Piece& x, const Piece& y) { return x.atoms.size() < y.atoms.size(); });
+      std::set<int> use;
+      std::vector<const Piece*> chosen;
+      bool has_guard = false, has_path = false;
+      for (const Piece& p : pieces) {
+        std::set<int> grown = use;
+        grown.insert(p.atoms.begin(), p.atoms.end());
+        if (static_cast<int>(grown.size()) > kMaxGuardAtoms) continue;
+        use = std::move(grown);
+        chosen.push_back(&p);
+        (p.guard >= 0 ? has_guard : has_path) = true;
+      }
+      if (!has_guard || !has_path || use.empty()) return;
+      auto contradicts = [&](const std::vector<const Piece*>& set) {
+        std::vector<const Formula*> fs;
+        std::set<int> at;
+        for (const Piece* p : set) {
+          fs.push_back(&p->f);
+          at.insert(p->atoms.begin(), p->atoms.end());
+        }
+        return !at.empty() && lg.unsat(fs, std::vector<int>(at.begin(), at.end()));
+      };
+      if (!contradicts(chosen)) return;
+      // Keep only the pieces the contradiction needs (largest dropped first): the tests left
+      // are the ones whose names must not be rebound.
+      for (size_t k = chosen.size(); k-- > 0;) {
+        std::vector<const Piece*> fewer = chosen;
+        fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(k));
+        if (contradicts(fewer)) chosen = std::move(fewer);
+      }
+      std::string why;
+      for (const Piece* p : chosen) {
+        if (p->guard < 0) {
+          if (!ts_node_is_null(p->node)) used_path_tests.push_back(p->node);
+          continue;
+        }
+        relevant[static_cast<size_t>(p->guard)] = true;
+        const Lit& g = held[static_cast<size_t>(p->guard)];
+        if (why.empty() && !ts_node_is_null(g.node)) {
+          TSNode gn = g.node;
+          bool pos = g.pos;
           if (is(gn, "not_operator")) gn = field(gn, "argument"), pos = !pos;
           why = (pos ? "" : "not ") + std::string("`") + short_text(gn, src_) + "`";
         }
       }
-      if (fs.empty() || use.empty() || static_cast<int>(use.size()) > kMaxGuardAtoms) return;
-      for (const auto& c : cs) fs.push_back(&c);
-      if (!lg.unsat(fs, std::vector<int>(use.begin(), use.end()))) return;
       if (used.empty()) used = why;
     }
-    // The tests must still mean what they meant at the branch: no name they read is rebound
-    // between the start of the construct and the read.
-    std::vector<TSNode> tests;
-    for (size_t gi = 0; gi < guards_.size(); ++gi)
-      if (relevant[gi]) tests.push_back(guards_[gi].node);
-    for (const auto& path : rs.unbound_lits)
-      for (const Lit& l : path) tests.push_back(l.node);
-    std::unordered_set<std::string> names;
-    for (TSNode t : tests) collect_identifiers(t, names, 0);
-    // A name fetched again with the same right-hand side (`g = get_group()` twice) keeps
-    // its meaning.
-    for (const auto& nm : names) {
-      auto b = info_->bindings.find(nm);
-      if (b == info_->bindings.end()) continue;
-      uint32_t before = 0;
-      bool has_before = false;
-      for (auto [at, kind] : b->second)
-        if (at < rs.start && (!has_before || at > before)) before = at, has_before = true;
-      std::string before_rhs = has_before ? assigned_text(before) : std::string();
-      // `p += k` cannot make `p` None (it would raise first), so it keeps `p is None` tests.
-      bool none_tests_only = true;
-      for (TSNode t : tests) none_tests_only = none_tests_only && only_none_tests(normalise(text_of(t, src_)), nm);
-      for (auto [at, kind] : b->second) {
-        if (at <= rs.start || at >= read_at) continue;
-        if (none_tests_only && is_augmented(at)) continue;
-        if (before_rhs.empty() || assigned_text(at) != before_rhs) return;
+    if (used.empty()) {  // decided by flags alone
+      for (size_t gi = 0; gi < held.size() && used.empty(); ++gi)
+        if (relevant[gi] && ts_node_is_null(held[gi].node))
+          used = (held[gi].pos ? "`" : "not `") + held[gi].flag + "` (assigned on the way)";
+    }
+    // The tests must still mean what they meant: no name a test reads is rebound between the
+    // test (or the start of the construct, for a test evaluated before it) and the read. Flags
+    // are followed along the path and need no such check.
+    struct Test {
+      TSNode node;
+      uint32_t from;
+    };
+    std::vector<Test> tests;
+    for (size_t gi = 0; gi < held.size(); ++gi)
+      if (relevant[gi] && !ts_node_is_null(held[gi].node))
+        tests.push_back({held[gi].node, std::max(rs.start, ts_node_start_byte(held[gi].node))});
+    for (TSNode n : used_path_tests) tests.push_back({n, rs.start});
+    for (const Test& t : tests) {
+      std::unordered_set<std::string> names;
+      collect_identifiers(t.node, names, 0);
+      std::string text = normalise(text_of(t.node, src_));
+      for (const auto& nm : names) {
+        auto b = info_->bindings.find(nm);
+        if (b == info_->bindings.end()) continue;
+        // A name fetched again with the same right-hand side (`g = get_group()` twice) keeps
+        // its meaning; `p += k` cannot make `p` None (it would raise first).
+        uint32_t before = 0;
+        bool has_before = false;
+        for (auto [at, kind] : b->second)
+          if (at < rs.start && (!has_before || at > before)) before = at, has_before = true;
+        std::string before_rhs = has_before ? assigned_text(before) : std::string();
+        bool none_test = only_none_tests(text, nm);
+        for (auto [at, kind] : b->second) {
+          if (at <= t.from || at >= read_at) continue;
+          if (none_test && is_augmented(at)) continue;
+          if (before_rhs.empty() || assigned_text(at) != before_rhs) return;
+        }
       }
     }
     u.guarded = true;
@@ -1159,6 +1261,53 @@ class Analyzer {
     expr(cur, s);
     if (!lazy_annotations_) expr(field(a, "type"), s);
     for (TSNode t : targets) bind_target(t, s);
+    // `flag = True` / `= None` / `= 0` / `= "x"`: the path knows the flag's truth.
+    int v = constant_value(cur);
+    if (v >= 0 && s.live)
+      for (TSNode t : targets)
+        if (is(t, "identifier"))
+          if (const size_t* ip = find_index(text_of(t, src_))) s.remember(*ip, static_cast<uint8_t>(v));
+  }
+
+  // 1 for a truthy constant (True, a non-zero number, a non-empty string), 0 for a falsy one
+  // (False, 0, ""), 2 for None, -1 for anything else.
+  int constant_value(TSNode v) {
+    if (is(v, "true")) return 1;
+    if (is(v, "false")) return 0;
+    if (is(v, "none")) return 2;
+    if (is(v, "integer") || is(v, "float")) {
+      std::string_view t = text_of(v, src_);
+      return t.find_first_not_of("0._xXoObB") == std::string_view::npos ? 0 : 1;
+    }
+    if (is(v, "string")) {
+      bool content = false;
+      for (uint32_t i = 0; i < ts_node_named_child_count(v); ++i) {
+        TSNode k = ts_node_named_child(v, i);
+        if (is(k, "interpolation")) return -1;
+        content = content || is(k, "string_content") || is(k, "escape_sequence");
+      }
+      return content ? 1 : 0;
+    }
+    return -1;
+  }
+
+  // Appends the flag facts a path carries: `x` holds or not, and `x is None` holds or not.
+  // (`at`: where the flags are known, the end of the construct whose arm they close.)
+  void flag_lits(const State& st, std::vector<Lit>& out, uint32_t at) {
+    for (const auto& [i, v] : st.known) {
+      const std::string& nm = name_list_[i];
+      out.push_back({TSNode{}, v == 1, nm, nm, at});
+      out.push_back({TSNode{}, v == 2, nm + " is None", nm, at});
+    }
+  }
+
+  // A flag known at `l.at` still holds at `read_at` when its name is not bound in between.
+  bool flag_still_holds(const Lit& l, uint32_t read_at) const {
+    auto b = info_->bindings.find(l.name);
+    if (b == info_->bindings.end()) return true;
+    for (auto [at, kind] : b->second)
+      if (at >= l.at && at < read_at) return false;
+    return true;
   }
 
   void del_targets(TSNode n, State& s, TSNode stmt) {

@@ -219,6 +219,26 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "def f(a, xs, g):\n    if a:\n        d = 1\n    for _ in xs:\n        if a:\n            if g:\n                d = d + 1\n"
        "    if a:\n        use(d)\n",
        "guarded `a`"},
+      {"a flag set in the binding arm",
+       "def f(m):\n    done = False\n    if m:\n        x = 1\n        done = True\n    if done:\n        use(x)\n",
+       "guarded `done`"},
+      {"a flag set to None before, rebound in the binding arm, read as `x if flag else 0`",
+       "def f(m):\n    region = None\n    if m:\n        size = 4\n        region = alloc()\n    return size if region else 0\n",
+       "guarded `region`"},
+      {"a flag set in both arms gives nothing",
+       "def f(m):\n    done = False\n    if m:\n        x = 1\n        done = True\n    else:\n        done = True\n    if done:\n        use(x)\n",
+       "open"},
+      {"a flag set in the binding arm of an outer branch, the name bound in a nested else",
+       "def f(a, q):\n    t = False\n    if a:\n        t = True\n        if q == 1:\n            pass\n        else:\n            o = 2\n"
+       "    if t:\n        if q == 1:\n            pass\n        else:\n            use(o)\n",
+       "guarded not `q == 1`"},
+      {"a flag and a test, past a large test that mentions the same subject",
+       "def f(p, a, b, c, d, e, n, msq, q):\n    done = False\n    if not p:\n        pass\n    else:\n"
+       "        if (a and msq == 2) or (b and msq == 4) or (c and n == 8) or (d and n == 16) or (e and q.k == 3):\n"
+       "            pass\n        elif n > 1:\n            if msq == 1:\n                q = q.view(1)\n            else:\n"
+       "                o = q\n            done = True\n        else:\n            assert False\n"
+       "    if done:\n        if msq == 1:\n            pass\n        else:\n            o.set_(q)\n",
+       "guarded `done`"},
       {"known from an assert",
        "def f(a):\n    if a:\n        x = 1\n    assert a\n    use(x)\n", "guarded `a`"},
       {"an early return inside a nested block ends with that block",
