@@ -731,8 +731,13 @@ class Analyzer {
       };
       std::vector<Piece> pieces;
       std::set<int> path_atoms;
+      auto same_flag = [](const Lit& x, const Lit& y) {
+        return ts_node_is_null(x.node) && ts_node_is_null(y.node) && x.flag == y.flag && x.pos == y.pos;
+      };
       for (const Lit& l : path) {
         if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
+        // A flag the read knows just the same cannot contradict anything.
+        if (std::any_of(held.begin(), held.end(), [&](const Lit& h) { return same_flag(h, l); })) continue;
         Piece p{lg.lit(l), {}, -1, l.node};
         Logic::atoms_of(p.f, p.atoms);
         bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
@@ -747,6 +752,7 @@ class Analyzer {
       for (int x : path_atoms)
         if (std::string sj = lg.subject(x); !sj.empty()) subjects.insert(sj);
       for (size_t gi = 0; gi < gs.size(); ++gi) {
+        if (std::any_of(path.begin(), path.end(), [&](const Lit& l) { return same_flag(held[gi], l); })) continue;
         Piece p{gs[gi], {}, static_cast<int>(gi), {}};
         Logic::atoms_of(p.f, p.atoms);
         bool shares = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
@@ -754,8 +760,13 @@ class Analyzer {
         });
         if (shares) pieces.push_back(std::move(p));
       }
-      std::stable_sort(pieces.begin(), pieces.end(),
-                       [](const Piece& x, const Piece& y) { return x.atoms.size() < y.atoms.size(); });
+      // Tests before flags, then the smallest first.
+      auto is_flag = [&](const Piece& p) {
+        return p.guard >= 0 ? ts_node_is_null(held[static_cast<size_t>(p.guard)].node) : ts_node_is_null(p.node);
+      };
+      std::stable_sort(pieces.begin(), pieces.end(), [&](const Piece& x, const Piece& y) {
+        return std::make_pair(is_flag(x), x.atoms.size()) < std::make_pair(is_flag(y), y.atoms.size());
+      });
       std::set<int> use;
       std::vector<const Piece*> chosen;
       bool has_guard = false, has_path = false;

@@ -239,6 +239,11 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "                o = q\n            done = True\n        else:\n            assert False\n"
        "    if done:\n        if msq == 1:\n            pass\n        else:\n            o.set_(q)\n",
        "guarded `done`"},
+      {"many constants known everywhere do not crowd out the test",
+       "def f(t, xs):\n    A = 1\n    B = 2\n    C = 3\n    D = 4\n    E = 5\n    F = 6\n    G = 7\n    H = 8\n"
+       "    if not t:\n        p = 0\n    for _ in xs:\n        i = 0\n        j = 0\n        if not t:\n            p += 1\n"
+       "    for _ in xs:\n        k = 0\n        if not t:\n            use(p)\n",
+       "guarded not `t`"},
       {"known from an assert",
        "def f(a):\n    if a:\n        x = 1\n    assert a\n    use(x)\n", "guarded `a`"},
       {"an early return inside a nested block ends with that block",
