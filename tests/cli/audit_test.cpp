@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "cli/cli_util.hpp"
 #include "change/test_util.hpp"
 #include "runner/change/shard.hpp"
 
@@ -20,20 +21,10 @@ using review::change::test::TempRepo;
 const std::string kMini = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules";
 
 review::change::ProcessResult runner(const std::string& cwd, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"env", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH", "-u", "GITHUB_TOKEN",
-                                   "NO_COLOR=1", REVIEW_RUNNER_PATH};
-  argv.insert(argv.end(), args.begin(), args.end());
-  review::change::ProcessOptions o;
-  o.cwd = cwd;
-  return review::change::run_process(argv, o);
+  return review::cli::test::run_runner(cwd, args);
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using review::cli::test::slurp;
 
 /// "RULE file:line" of every finding of a JSON report.
 std::multiset<std::string> finding_keys(const nlohmann::json& j) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "cli/cli_util.hpp"
 #include "runner/change/process.hpp"
 #include "runner/cli/config.hpp"
 
@@ -16,22 +17,10 @@ namespace fs = std::filesystem;
 const std::string kFixtures = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli";
 
 review::change::ProcessResult runner(std::vector<std::string> args, const std::string& input = {}) {
-  // A clean environment: the tests must not pick up GitHub Actions variables of the CI they run in.
-  std::vector<std::string> argv = {"env", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH", "-u", "GITHUB_TOKEN",
-                                   "NO_COLOR=1", REVIEW_RUNNER_PATH};
-  argv.insert(argv.end(), args.begin(), args.end());
-  review::change::ProcessOptions o;
-  o.cwd = kFixtures;
-  o.input = input;
-  return review::change::run_process(argv, o);
+  return review::cli::test::run_runner(kFixtures, args, input);
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using review::cli::test::slurp;
 
 }  // namespace
 
