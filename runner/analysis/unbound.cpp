@@ -89,11 +89,16 @@ std::string join_words(const std::vector<std::string>& items, const char* conj) 
 
 // A condition node that holds (`pos`) or fails on a path.
 struct Lit {
-  TSNode node;        // the test; null for a flag fact (then `flag` names the test's text)
-  bool pos;
+  TSNode node{};      // the test; null for a flag fact (then `flag` names the test's text)
+  bool pos = true;
   std::string flag;   // `x` or `x is None`: a name assigned a constant on the path
   std::string name;   // for a flag: the name
   uint32_t at = 0;    // for a flag: the byte where it was known (it holds there, not after a rebinding)
+
+  Lit() = default;
+  Lit(TSNode test, bool holds) : node(test), pos(holds) {}
+  Lit(std::string flag_text, bool holds, std::string flag_name, uint32_t known_at)
+      : pos(holds), flag(std::move(flag_text)), name(std::move(flag_name)), at(known_at) {}
 };
 
 // A propositional formula over atoms (condition texts, whitespace-normalised).
@@ -1307,8 +1312,8 @@ class Analyzer {
   void flag_lits(const State& st, std::vector<Lit>& out, uint32_t at) {
     for (const auto& [i, v] : st.known) {
       const std::string& nm = name_list_[i];
-      out.push_back({TSNode{}, v == 1, nm, nm, at});
-      out.push_back({TSNode{}, v == 2, nm + " is None", nm, at});
+      out.push_back(Lit(nm, v == 1, nm, at));
+      out.push_back(Lit(nm + " is None", v == 2, nm, at));
     }
   }
 
