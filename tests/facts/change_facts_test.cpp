@@ -230,6 +230,20 @@ TEST_CASE("lines, added_lines, removed_lines", "[facts]") {
   CHECK(facts->is_added("m.py", 2));
   CHECK_FALSE(facts->is_added("m.py", 1));
   CHECK_FALSE(facts->is_added("other.py", 2));
+  // head_line: a head line is itself; a removed line stands where its replacement starts; a
+  // base context line is mapped through the hunk
+  CHECK(dump(facts->query("removed_lines", kChanged), {"head_line"}) == "m.py:2 head_line=2\n");
+  CHECK(dump(facts->query("lines", kBase), {"head_line"}) ==
+        "m.py:1 head_line=1\nm.py:2 head_line=2\nm.py:3 head_line=5\n");
+  CHECK(dump(facts->query("added_lines", kChanged), {"head_line"}) ==
+        "m.py:2 head_line=2\nm.py:3 head_line=3\nm.py:4 head_line=4\n");
+}
+
+TEST_CASE("head_line of a pure deletion points after it", "[facts]") {
+  ChangeBuilder b;
+  b.file("z.py", "a = 1\nout.zero_()\nb = 2\n", "a = 1\nb = 2\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("removed_lines", kChanged), {"head_line", "text"}) == "z.py:2 head_line=2 text=out.zero_()\n");
 }
 
 TEST_CASE("line facts store no fields: a shared provider answers every schema field", "[facts]") {
