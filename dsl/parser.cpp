@@ -1,5 +1,7 @@
 #include "dsl/parser.hpp"
 
+#include <cctype>
+
 #include <charconv>
 #include <set>
 
@@ -776,6 +778,15 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
     } catch (const pegtl::parse_error& e) {
       const auto& p = e.positions().front();
       std::string msg(e.message());
+      // A keyword where a name was expected: say so (`for at in …`).
+      if (msg.rfind("expected a variable name", 0) == 0 && p.byte < text.size()) {
+        size_t end = p.byte;
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+        std::string word(text.substr(p.byte, end - p.byte));
+        pegtl::memory_input kw(word, "word");
+        if (!word.empty() && pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(kw))
+          msg += "; `" + word + "` is a keyword of the rule language, pick another name";
+      }
       // Ran off the end of the file inside a rule: say which rule lacks its `}`.
       bool at_end = text.find_first_not_of(" \t\r\n", std::min<size_t>(p.byte, text.size())) == std::string_view::npos;
       if (at_end && msg.rfind("expected a rule clause", 0) == 0 && !b.rule.id.empty() && b.rule.id_span.line > 0) {
