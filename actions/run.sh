@@ -3,7 +3,8 @@
 # Reads only data from the pull request (its event payload and its files in the checkout);
 # nothing from the pull request is executed.
 # Inputs (env): REVIEW_BINARY, INPUT_RULESET (one per line), INPUT_FAIL_ON, INPUT_FILTER,
-#   INPUT_ANNOTATIONS, INPUT_COMMENT, INPUT_SARIF_FILE, INPUT_CATEGORY, INPUT_CONFIG, GITHUB_TOKEN,
+#   INPUT_ANNOTATIONS, INPUT_COMMENT, INPUT_SARIF_FILE, INPUT_CATEGORY, INPUT_CONFIG, INPUT_AUDIT,
+#   INPUT_SHARD, GITHUB_TOKEN,
 #   and the Actions environment (GITHUB_EVENT_PATH, GITHUB_WORKSPACE, GITHUB_OUTPUT,
 #   GITHUB_STEP_SUMMARY, GITHUB_API_URL, GITHUB_REPOSITORY, RUNNER_TEMP).
 # Outputs: verdict, findings, sarif-file, sarif-written, exit-code. Always exits 0 when the runner
@@ -34,9 +35,15 @@ while IFS= read -r line || [ -n "$line" ]; do
 done <<< "${INPUT_RULESET:-}"
 [ ${#args[@]} -gt 0 ] || fail "the ruleset input is empty: name a shipped ruleset (atom, aiter, ops) or a .rules file"
 
+audit=${INPUT_AUDIT:-false}
+case "$audit" in true|false) ;; *) fail "audit must be true or false, not '$audit'" ;; esac
+
 # Base and head commits from the event payload (pull_request / pull_request_target; push).
+# An audit reviews the checked-out commit as a whole and reads no event.
 base="" head="" number=""
-if [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ]; then
+if [ "$audit" = true ]; then
+  args+=(--all)
+elif [ -n "${GITHUB_EVENT_PATH:-}" ] && [ -f "$GITHUB_EVENT_PATH" ]; then
   read -r base head number < <(python3 - "$GITHUB_EVENT_PATH" <<'PY'
 import json, sys
 try:
@@ -76,6 +83,7 @@ mkdir -p "$(dirname "$sarif_path")"
 args+=(--fail-on "$fail_on" --filter "$filter" --format text --sarif "$sarif_path"
        --format "summary=$summary" --format "json=$json")
 [ -n "${INPUT_CATEGORY:-}" ] && args+=(--category "$INPUT_CATEGORY")
+[ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
 if [ -n "${INPUT_CONFIG:-}" ] && [ -f "$workspace/$INPUT_CONFIG" ]; then
   args+=(--config "$workspace/$INPUT_CONFIG")
 fi

@@ -175,6 +175,19 @@ if [ "$mode" = stub ]; then
   rm -rf "$repo/.github"
 fi
 
+# ---- case 6: audit mode and a shard: no event, no base, every file ----
+run_action audit INPUT_AUDIT=true INPUT_SHARD=1/1
+check "audit: run.sh exits 0"      '[ "$(cat "$tmp/audit/run_rc")" = "run.sh exit 0" ]'
+check "audit: SARIF written"       '[ "$(out_of audit sarif-written)" = true ]'
+if [ "$mode" = stub ]; then
+  check "audit: --all, no event or base" 'grep -qx -- "--all" "$tmp/audit/args" && ! grep -qx -- "--event" "$tmp/audit/args" && ! grep -qx -- "--base" "$tmp/audit/args"'
+  check "audit: shard passed"      'grep -qx -- "--shard" "$tmp/audit/args" && grep -qx "1/1" "$tmp/audit/args"'
+  check "audit: comment skipped"   'grep -qxF "review-action: comment skipped (needs a pull_request event and a token)" "$tmp/audit/log"'
+fi
+run_action badaudit INPUT_AUDIT=maybe
+check "bad audit: exit 2"          '[ "$(cat "$tmp/badaudit/run_rc")" = "run.sh exit 2" ]'
+check "bad audit: message"         'grep -qxF "::error title=review-action::audit must be true or false, not '"'"'maybe'"'"'" "$tmp/badaudit/log"'
+
 if [ "$failed" -gt 0 ]; then
   for f in "$tmp"/*/log; do echo "--- $f"; cat "$f"; done
 fi
