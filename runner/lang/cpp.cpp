@@ -216,14 +216,7 @@ class CppWalker {
         if (ts_node_is_named(b) && !is(t, "access_specifier") && !is(t, "comment")) k.bases.push_back(b_.flat(b));
       });
     });
-    k.start_line = start_line(n);
-    k.end_line = end_line(n);
-    Ctx inner = ctx;
-    inner.cls = static_cast<int>(b_.model.classes.size());
-    inner.direct_class = inner.cls;
-    inner.prefix = b_.add_prefix(k.qualified + "::");
-    b_.model.classes.push_back(std::move(k));
-    return inner;
+    return b_.add_class(std::move(k), n, ctx, "::");
   }
 
   void call(TSNode n, const Ctx& ctx) {

@@ -66,6 +66,10 @@ class Builder {
   /// (no loop, condition or class around it) whose qualified-name prefix is f.qualified + `sep`
   /// ("." for Python, "::" for C++).
   Ctx add_function(Function f, const Ctx& ctx, std::string_view sep);
+  /// Appends class `k`, spanning `n` (its start and end lines are set from `n`), to
+  /// model.classes and returns the context of its body: `ctx` with this class around it and
+  /// the qualified-name prefix k.qualified + `sep`.
+  Ctx add_class(Class k, TSNode n, const Ctx& ctx, std::string_view sep);
   /// Appends a Region of `kind` spanning `n` to model.regions.
   void add_region(const char* kind, TSNode n, const Ctx& ctx);
 

@@ -183,6 +183,17 @@ Ctx Builder::add_function(Function f, const Ctx& ctx, std::string_view sep) {
   return inner;
 }
 
+Ctx Builder::add_class(Class k, TSNode n, const Ctx& ctx, std::string_view sep) {
+  k.start_line = start_line(n);
+  k.end_line = end_line(n);
+  Ctx inner = ctx;
+  inner.cls = static_cast<int>(model.classes.size());
+  inner.direct_class = inner.cls;
+  inner.prefix = add_prefix(k.qualified + std::string(sep));
+  model.classes.push_back(std::move(k));
+  return inner;
+}
+
 void Builder::add_region(const char* kind, TSNode n, const Ctx& ctx) {
   model.regions.push_back(Region{kind, start_line(n), end_line(n), fn_name(ctx)});
 }

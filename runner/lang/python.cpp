@@ -239,14 +239,7 @@ class PyWalker {
       TSNode s = ts_node_named_child(sup, i);
       if (!is(type_of(s), "comment")) k.bases.push_back(b_.flat(s));
     }
-    k.start_line = start_line(n);
-    k.end_line = end_line(n);
-    Ctx inner = ctx;
-    inner.cls = static_cast<int>(b_.model.classes.size());
-    inner.direct_class = inner.cls;
-    inner.prefix = b_.add_prefix(k.qualified + ".");
-    b_.model.classes.push_back(std::move(k));
-    return inner;
+    return b_.add_class(std::move(k), n, ctx, ".");
   }
 
   void call(TSNode n, const Ctx& ctx) {
