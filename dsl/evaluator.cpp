@@ -489,8 +489,8 @@ class Evaluator {
       auto on_added = [&](const FactPtr& x) {
         if (!x || x->file.empty() || x->line <= 0) return false;
         if (facts_.is_added(x->file, x->line)) return true;
-        Value kind = x->get("kind");
-        return x->source == "removed_lines" || (kind.is_string() && kind.as_string() == "removed");
+        Value kind = x->get("kind");  // line facts: "removed" for a removed line, in any scope
+        return kind.is_string() && kind.as_string() == "removed";
       };
       auto touches = [&](const FactPtr& x) {
         if (on_added(x)) return true;

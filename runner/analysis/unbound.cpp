@@ -163,27 +163,23 @@ class Logic {
 
   int atoms() const { return static_cast<int>(names_.size()); }
 
-  // The left side of an atom `v == literal`, "" for any other atom.
-  std::string subject(int atom) const {
+  // An atom `v == literal` split into (v, literal); ("", "") for any other atom.
+  std::pair<std::string, std::string> equality(int atom) const {
     const std::string& t = text_[static_cast<size_t>(atom)];
     size_t eq = t.find("==");
     if (eq == std::string::npos || t.find("==", eq + 2) != std::string::npos || !is_literal(t.substr(eq + 2))) return {};
-    return t.substr(0, eq);
+    return {t.substr(0, eq), t.substr(eq + 2)};
   }
+
+  // The left side of an atom `v == literal`, "" for any other atom.
+  std::string subject(int atom) const { return equality(atom).first; }
 
   // Pairs of atoms that cannot both hold: `v == A` and `v == B` for one left side and two
   // different literals (strings, numbers, None, True, False).
   std::vector<std::pair<int, int>> exclusive_pairs(const std::vector<int>& use) const {
     std::vector<std::pair<int, int>> out;
-    std::vector<std::pair<std::string, std::string>> split(use.size());
-    for (size_t k = 0; k < use.size(); ++k) {
-      const std::string& t = text_[static_cast<size_t>(use[k])];
-      size_t eq = t.find("==");
-      if (eq == std::string::npos || t.find("==", eq + 2) != std::string::npos) continue;
-      std::string rhs = t.substr(eq + 2);
-      if (!is_literal(rhs)) continue;
-      split[k] = {t.substr(0, eq), rhs};
-    }
+    std::vector<std::pair<std::string, std::string>> split;
+    for (int a : use) split.push_back(equality(a));
     for (size_t a = 0; a < use.size(); ++a)
       for (size_t b = a + 1; b < use.size(); ++b)
         if (!split[a].first.empty() && split[a].first == split[b].first && split[a].second != split[b].second)
@@ -861,24 +857,27 @@ class Analyzer {
     u.guard = used;
   }
 
+  // The target identifier of the binding that starts at byte `at`; null when there is none.
+  TSNode binding_target(uint32_t at) const {
+    if (at == 0 || ts_node_is_null(job_->node)) return TSNode{};
+    TSNode id = ts_node_named_descendant_for_byte_range(ts_tree_root_node(job_->node.tree), at, at + 1);
+    return is(id, "identifier") ? id : TSNode{};
+  }
+
   // The right-hand side (whitespace-normalised) of the plain `name = value` assignment whose
   // target starts at byte `at`; "" for any other kind of binding.
-  std::string assigned_text(uint32_t at) {
-    if (at == 0 || ts_node_is_null(job_->node)) return {};
-    TSNode root = ts_tree_root_node(job_->node.tree);
-    TSNode id = ts_node_named_descendant_for_byte_range(root, at, at + 1);
-    if (!is(id, "identifier")) return {};
-    TSNode a = ts_node_parent(id);
+  std::string assigned_text(uint32_t at) const {
+    TSNode id = binding_target(at);
+    TSNode a = ts_node_is_null(id) ? id : ts_node_parent(id);
     if (!is(a, "assignment") || !ts_node_eq(field(a, "left"), id)) return {};
     TSNode r = field(a, "right");
     return ts_node_is_null(r) ? std::string() : normalise(text_of(r, src_));
   }
 
   // Whether the binding whose target starts at byte `at` is an augmented assignment (`x += 1`).
-  bool is_augmented(uint32_t at) {
-    if (at == 0 || ts_node_is_null(job_->node)) return false;
-    TSNode id = ts_node_named_descendant_for_byte_range(ts_tree_root_node(job_->node.tree), at, at + 1);
-    return is(id, "identifier") && is(ts_node_parent(id), "augmented_assignment");
+  bool is_augmented(uint32_t at) const {
+    TSNode id = binding_target(at);
+    return !ts_node_is_null(id) && is(ts_node_parent(id), "augmented_assignment");
   }
 
   // Whether every whole-word occurrence of `name` in the test text `t` is `name is None` or
