@@ -1,6 +1,7 @@
 #include "runner/cli/merge.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fstream>
 #include <iostream>
@@ -21,18 +22,11 @@ std::string worse_verdict(const std::string& a, const std::string& b) {
   return rank(b) > rank(a) ? b : a;
 }
 
-bool same_result(const json& a, const json& b) {
-  return a.value("ruleId", "") == b.value("ruleId", "") &&
-         a.value("partialFingerprints", json::object()) == b.value("partialFingerprints", json::object()) &&
-         a.value("locations", json::array()) == b.value("locations", json::array()) &&
-         a.value("/message/text"_json_pointer, std::string()) == b.value("/message/text"_json_pointer, std::string());
-}
-
-bool contains_result(const json& results, const json& r) {
-  if (!results.is_array()) return false;
-  for (const auto& x : results)
-    if (same_result(x, r)) return true;
-  return false;
+// What makes two results the same finding: rule, fingerprints, locations and message.
+std::string result_key(const json& r) {
+  return json::array({r.value("ruleId", ""), r.value("partialFingerprints", json::object()),
+                      r.value("locations", json::array()), r.value("/message/text"_json_pointer, std::string())})
+      .dump();
 }
 
 // Joins the run properties of `run` into `into`: the verdict is the worse of the two (a merged
@@ -54,7 +48,9 @@ void merge_properties(json& into, const json& run) {
 
 // Appends the runs of one SARIF log to `merged`, joining runs of the same tool and category.
 // Throws json::type_error when a field read here has the wrong JSON type.
-void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of) {
+// `seen` holds, per merged run, the keys of its results (filled when the run is first joined).
+void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of,
+                std::map<size_t, std::set<std::string>>& seen) {
   for (auto& run : doc["runs"]) {
     if (!run.is_object()) continue;
     std::string tool = run.value("/tool/driver/name"_json_pointer, std::string());
@@ -69,6 +65,9 @@ void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of) 
     }
     json& into = merged["runs"][it->second];
     merge_properties(into, run);
+    auto [keys, fresh] = seen.try_emplace(it->second);
+    if (fresh && into["results"].is_array())
+      for (const auto& x : into["results"]) keys->second.insert(result_key(x));
     json& rules = into["tool"]["driver"]["rules"];
     if (!rules.is_array()) rules = json::array();
     std::map<std::string, size_t> index;
@@ -86,7 +85,7 @@ void merge_runs(json& doc, json& merged, std::map<std::string, size_t>& run_of) 
       if (index.count(id)) r["ruleIndex"] = index[id];
       // The same finding from two shards (a rule that reports into a file both shards reach)
       // is kept once.
-      if (contains_result(into["results"], r)) continue;
+      if (!keys->second.insert(result_key(r)).second) continue;
       into["results"].push_back(r);
     }
   }
@@ -99,6 +98,7 @@ int merge_sarif_files(const std::vector<std::string>& inputs, const std::string&
   using nlohmann::json;
   json merged = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array()}};
   std::map<std::string, size_t> run_of;  // tool name + category -> index in merged.runs
+  std::map<size_t, std::set<std::string>> seen;  // merged run -> keys of its results
   for (const auto& path : inputs) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -121,7 +121,7 @@ int merge_sarif_files(const std::vector<std::string>& inputs, const std::string&
       return 3;
     }
     try {
-      merge_runs(doc, merged, run_of);
+      merge_runs(doc, merged, run_of, seen);
     } catch (const json::exception&) {  // type_error: a field of the wrong JSON type
       err << path << ": not a SARIF 2.1.0 log (a field has the wrong type)\n";
       return 3;
