@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/analysis/unbound.hpp"
+#include "runner/lang/python/unbound.hpp"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 

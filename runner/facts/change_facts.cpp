@@ -8,7 +8,7 @@
 #include <cctype>
 
 #include "runner/change/pr_meta.hpp"
-#include "runner/lang/markdown.hpp"
+#include "runner/lang/markdown/markdown.hpp"
 
 #include "runner/analysis/clones.hpp"
 #include "runner/analysis/siblings.hpp"

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <mutex>
 
-#include "runner/lang/cmake.hpp"
+#include "runner/lang/cmake/cmake.hpp"
 #include "runner/lang/extract.hpp"
-#include "runner/lang/markdown.hpp"
+#include "runner/lang/markdown/markdown.hpp"
 #include "runner/lang/tree.hpp"
 
 namespace review::lang {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "runner/analysis/branches.hpp"
-#include "runner/analysis/unbound.hpp"
+#include "runner/lang/python/unbound.hpp"
 
 namespace review::lang {
 

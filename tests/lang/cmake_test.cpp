@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "runner/lang/cmake.hpp"
+#include "runner/lang/cmake/cmake.hpp"
 
 using review::lang::parse_cmake;
 

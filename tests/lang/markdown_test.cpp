@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "runner/lang/markdown.hpp"
+#include "runner/lang/markdown/markdown.hpp"
 #include "runner/lang/model.hpp"
 
 using review::lang::markdown_sections;

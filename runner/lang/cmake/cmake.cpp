@@ -1,4 +1,4 @@
-#include "runner/lang/cmake.hpp"
+#include "runner/lang/cmake/cmake.hpp"
 
 #include <algorithm>
 #include <cctype>

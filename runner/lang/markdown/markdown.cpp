@@ -1,4 +1,4 @@
-#include "runner/lang/markdown.hpp"
+#include "runner/lang/markdown/markdown.hpp"
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // Definite-assignment analysis for Python scopes, run directly over the tree-sitter tree
 // (structured data-flow: each compound statement joins the states of its arms).
-#include "runner/analysis/unbound.hpp"
+#include "runner/lang/python/unbound.hpp"
 
 #include <algorithm>
 #include <cctype>

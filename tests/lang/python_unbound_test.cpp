@@ -1,6 +1,6 @@
 #include "catch.hpp"
-#include "parse_helpers.hpp"
-#include "runner/analysis/unbound.hpp"
+#include "analysis/parse_helpers.hpp"
+#include "runner/lang/python/unbound.hpp"
 
 #include <string>
 #include <vector>
