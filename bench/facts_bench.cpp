@@ -121,9 +121,6 @@ uint64_t digest(const std::vector<Input>& in) {
     for (const auto& x : m->assignments) { mix(x.target); mix(x.value); mix(x.op); mix(x.function); mix(x.cls); mix(x.text); num(x.line); }
     for (const auto& x : m->statements) { mix(x.kind); mix(x.text); mix(x.code); mix(x.function); num(x.line); num(x.end_line); num(x.header_end); }
     for (const auto& x : m->imports) { mix(x.module); num(x.line); for (const auto& n : x.names) mix(n); }
-    for (const auto& x : m->branches) { mix(x.kind); mix(x.function); num(x.line); num(x.end_line); num(x.has_else);
-      for (const auto& a : x.arms) { mix(a.condition); num(a.line); } }
-    for (const auto& x : m->regions) { mix(x.kind); mix(x.function); num(x.line); num(x.end_line); }
   }
   return h;
 }

@@ -1,5 +1,6 @@
 // Dispatch chains: if/elif/else, match/case, switch, conditional expressions, with the
-// (subject, value) comparisons each arm tests.
+// (subject, value) comparisons each arm tests. The language front ends that find them:
+// runner/lang/python/branches.hpp, runner/lang/cpp/branches.hpp.
 #pragma once
 
 #include <string>
@@ -7,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include <tree_sitter/api.h>
 
 namespace review::analysis {
 
@@ -44,17 +44,24 @@ struct BranchChain {
   std::string else_kind;
 };
 
-/// Every chain of one Python file (tree-sitter-python 0.23.6 tree over \a source).
-/// A single `if` without elif/else is a chain of one arm. A conditional expression nested in
-/// another's else position extends the same chain. Chains are ordered by line; nested chains
-/// are reported separately. Never throws; a null root yields nothing.
-std::vector<BranchChain> find_python_branches(TSNode root, std::string_view source);
+/// One comparison of an arm's condition, as front ends find it (see BranchArm::compares/ops).
+struct ArmCompare {
+  std::string subject, value, op;
+};
 
-/// Every chain of one C/C++/CUDA/HIP file (tree-sitter-cpp 0.23.4): `if`/`else if`/`else`
-/// (including `if constexpr`), `switch` (arms = `case` labels; `default` = else) and `?:`.
-/// Recognised comparisons: `==`/`!=` (the literal or constant-looking side is the value),
-/// `std::is_same_v<A, B>` / `std::is_same<A, B>::value` (subject A, value B), through `&&`, `||`,
-/// `!` and parentheses. Never throws.
-std::vector<BranchChain> find_cpp_branches(TSNode root, std::string_view source);
+/// Appends an arm (condition text, 1-based line, its comparisons) to `c`, and its comparisons
+/// to `per_arm` (one entry per arm, read by finish_chain).
+void add_arm(BranchChain& c, std::vector<std::vector<ArmCompare>>& per_arm, std::string condition, int line,
+             std::vector<ArmCompare> cmps);
+/// Sets c.subject (the first subject of the first arm that every arm compares, "" when none)
+/// and c.else_raises (else_kind not empty).
+void finish_chain(BranchChain& c, const std::vector<std::vector<ArmCompare>>& per_arm);
+
+/// `t` without whitespace and backslashes.
+std::string squash_space(std::string_view t);
+/// `t` with every run of whitespace/backslashes collapsed to one blank, trimmed.
+std::string collapse_space(std::string_view t);
+/// `t` with ASCII letters lowercased.
+std::string lower_ascii(std::string_view t);
 
 }  // namespace review::analysis

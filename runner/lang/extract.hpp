@@ -70,8 +70,6 @@ class Builder {
   /// model.classes and returns the context of its body: `ctx` with this class around it and
   /// the qualified-name prefix k.qualified + `sep`.
   Ctx add_class(Class k, TSNode n, const Ctx& ctx, std::string_view sep);
-  /// Appends a Region of `kind` spanning `n` to model.regions.
-  void add_region(const char* kind, TSNode n, const Ctx& ctx);
 
   /// Fills model.lines from the marks, the blanked code and the comments.
   void finish();
@@ -82,19 +80,7 @@ class Builder {
   std::vector<std::string> comments_;
 };
 
-/// Calls f(child, field_name_or_nullptr) for every child of `n` (named and anonymous), in order,
-/// with one cursor (linear, unlike repeated ts_node_child calls).
-template <typename F>
-void for_each_child(TSNode n, F&& f) {
-  if (ts_node_is_null(n)) return;
-  TSTreeCursor c = ts_tree_cursor_new(n);
-  if (ts_tree_cursor_goto_first_child(&c)) {
-    do {
-      f(ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_name(&c));
-    } while (ts_tree_cursor_goto_next_sibling(&c));
-  }
-  ts_tree_cursor_delete(&c);
-}
+using lang::for_each_child;
 
 void extract_python(TSNode root, Builder& b);
 void extract_cpp(TSNode root, Builder& b);

@@ -4,8 +4,11 @@
 #include <mutex>
 
 #include "runner/lang/cmake/cmake.hpp"
+#include "runner/lang/cpp/branches.hpp"
 #include "runner/lang/extract.hpp"
 #include "runner/lang/markdown/markdown.hpp"
+#include "runner/lang/python/branches.hpp"
+#include "runner/lang/python/unbound.hpp"
 #include "runner/lang/tree.hpp"
 
 namespace review::lang {
@@ -194,9 +197,6 @@ Ctx Builder::add_class(Class k, TSNode n, const Ctx& ctx, std::string_view sep) 
   return inner;
 }
 
-void Builder::add_region(const char* kind, TSNode n, const Ctx& ctx) {
-  model.regions.push_back(Region{kind, start_line(n), end_line(n), fn_name(ctx)});
-}
 
 std::string Builder::line_text(int line) const {
   if (line < 1 || line > static_cast<int>(model.text_lines.size())) return {};

@@ -92,27 +92,6 @@ struct Import {
   int line = 0;
 };
 
-struct BranchArm {
-  std::string condition;      ///< "" for `else`/`default`; match: the case pattern
-  int line = 0;
-};
-
-/// An if/elif/else chain, a Python `match` or a C/C++ `switch`.
-struct Branch {
-  std::string kind;           ///< "if", "match", "switch"
-  int line = 0, end_line = 0;
-  std::vector<BranchArm> arms;
-  bool has_else = false;      ///< final `else`, `case _`, or `default`
-  std::string function;
-};
-
-/// Loops, `with`, `try`, returns and raises.
-struct Region {
-  std::string kind;           ///< "for", "while", "do", "with", "try", "return", "raise", "throw"
-  int line = 0, end_line = 0;
-  std::string function;
-};
-
 struct LineInfo {
   std::string code;           ///< text with comments and string contents blanked (column-preserving)
   std::string comment;        ///< comment text on the line (several joined by a space), "" if none
@@ -153,8 +132,6 @@ struct SourceModel {
   std::vector<Assignment> assignments;
   std::vector<Statement> statements;
   std::vector<Import> imports;
-  std::vector<Branch> branches;
-  std::vector<Region> regions;
   std::vector<CMakeCommand> cmake_commands;
   std::vector<Section> sections;
 

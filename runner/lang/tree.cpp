@@ -100,4 +100,27 @@ TSNode field(TSNode node, const char* name) {
   return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
 }
 
+bool deeper_than(TSNode root, int limit) {
+  if (ts_node_is_null(root)) return false;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  int depth = 0;
+  bool deep = false;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if (++depth > limit) {
+        deep = true;
+        break;
+      }
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) break;
+      --depth;
+    }
+    if (depth == 0) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return deep;
+}
+
 }  // namespace review::lang

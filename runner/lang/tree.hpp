@@ -6,9 +6,12 @@
 //   review::lang::node_text(root, text);     // the node's bytes as a view into `text`
 #pragma once
 
+#include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <tree_sitter/api.h>
 
@@ -59,7 +62,70 @@ inline int end_line(TSNode n) {
   return static_cast<int>(p.row) + (p.column == 0 && p.row > ts_node_start_point(n).row ? 0 : 1);
 }
 
+/// 1-based line of the node's end point (row + 1, also when it ends at column 0).
+inline int end_row_line(TSNode n) { return static_cast<int>(ts_node_end_point(n).row) + 1; }
+
 /// Node type as a view ("function_definition").
 inline std::string_view type_of(TSNode n) { return ts_node_type(n); }
+
+/// True when `n` is not null and its type is `type`.
+inline bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+
+/// Calls f(child, field_name_or_nullptr) for every child of `n` (named and anonymous), in order,
+/// with one cursor (linear, unlike repeated ts_node_child calls). A null `n` has no children.
+template <typename F>
+void for_each_child(TSNode n, F&& f) {
+  if (ts_node_is_null(n)) return;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      f(ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_name(&c));
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+namespace detail {
+/// Cursors reused per recursion depth of each_named (creating a cursor allocates).
+struct CursorPool {
+  std::deque<TSTreeCursor> cursors;
+  size_t depth = 0;
+  ~CursorPool() {
+    for (auto& c : cursors) ts_tree_cursor_delete(&c);
+  }
+};
+inline thread_local CursorPool cursor_pool;
+}  // namespace detail
+
+/// Calls f(child) for every named child of `n`, in order. Linear (ts_node_named_child(n, i)
+/// walks from the first child each time, which is quadratic over long blocks); the cursors are
+/// pooled per nesting level of the calls, so `f` may call each_named again.
+template <class F>
+void each_named(TSNode n, F&& f) {
+  if (ts_node_is_null(n) || ts_node_child_count(n) == 0) return;
+  detail::CursorPool& pool = detail::cursor_pool;
+  if (pool.depth == pool.cursors.size()) pool.cursors.push_back(ts_tree_cursor_new(n));
+  else ts_tree_cursor_reset(&pool.cursors[pool.depth], n);
+  TSTreeCursor* c = &pool.cursors[pool.depth];
+  ++pool.depth;
+  if (ts_tree_cursor_goto_first_child(c)) {
+    do {
+      TSNode k = ts_tree_cursor_current_node(c);
+      if (ts_node_is_named(k)) f(k);
+    } while (ts_tree_cursor_goto_next_sibling(c));
+  }
+  --pool.depth;
+}
+
+/// The named children of `n` (none for a null node), read in one cursor pass.
+inline std::vector<TSNode> named_children(TSNode n) {
+  std::vector<TSNode> out;
+  each_named(n, [&](TSNode k) { out.push_back(k); });
+  return out;
+}
+
+/// Whether the tree has a node more than `limit` levels below `root` (an iterative walk, for
+/// guarding recursive walks against hostile nesting).
+bool deeper_than(TSNode root, int limit);
 
 }  // namespace review::lang

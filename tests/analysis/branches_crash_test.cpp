@@ -2,7 +2,7 @@
 #include <string>
 
 #include "catch.hpp"
-#include "runner/analysis/branches.hpp"
+#include "runner/lang/cpp/branches.hpp"
 
 extern "C" const TSLanguage* tree_sitter_cpp(void);
 

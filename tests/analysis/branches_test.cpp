@@ -1,6 +1,7 @@
 #include "catch.hpp"
 #include "parse_helpers.hpp"
-#include "runner/analysis/branches.hpp"
+#include "runner/lang/cpp/branches.hpp"
+#include "runner/lang/python/branches.hpp"
 
 #include <string>
 #include <vector>

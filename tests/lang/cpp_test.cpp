@@ -148,32 +148,32 @@ TEST_CASE("cpp branches: else-if chains are one branch; switch cases and default
       "  }\n"                       // 13
       "  if (k) g();\n"             // 14
       "}\n");
-  REQUIRE(m->branches.size() == 3);
-  const auto& b = m->branches[0];
+  const auto& chains = m->branch_chains();
+  REQUIRE(chains.size() == 3);
+  const auto& b = chains[0];
   CHECK(b.kind == "if");
   CHECK(b.line == 2);
   CHECK(b.end_line == 8);
   CHECK(b.has_else);
-  REQUIRE(b.arms.size() == 3);
+  CHECK(b.else_kind == "raise");
+  REQUIRE(b.arms.size() == 2);
   CHECK(b.arms[0].condition == "k == 1");
   CHECK(b.arms[1].condition == "k == 2");
   CHECK(b.arms[1].line == 4);
-  CHECK(b.arms[2].line == 6);
-  const auto& s = m->branches[1];
+  const auto& s = chains[1];
   CHECK(s.kind == "switch");
   CHECK(s.has_else);
-  REQUIRE(s.arms.size() == 3);
+  REQUIRE(s.arms.size() == 2);
   CHECK(s.arms[0].condition == "A");
   CHECK(s.arms[1].condition == "B");
-  CHECK(s.arms[2].condition == "");
-  CHECK(s.arms[2].line == 12);
-  CHECK_FALSE(m->branches[2].has_else);
+  CHECK(s.arms[1].line == 11);
+  CHECK_FALSE(chains[2].has_else);
   CHECK(m->lines[4].in_condition);
   CHECK(m->lines[9].in_condition);
   CHECK_FALSE(m->lines[0].in_condition);
 }
 
-TEST_CASE("cpp statements and regions", "[cpp]") {
+TEST_CASE("cpp statements and loops", "[cpp]") {
   auto m = cc("void f() {\n  int a = 0;\n  for (auto& x : v) {\n    a += x;\n  }\n  return;\n}\n");
   std::vector<std::string> k;
   for (const auto& s : m->statements) k.push_back(s.kind + "@" + std::to_string(s.line));
@@ -183,9 +183,6 @@ TEST_CASE("cpp statements and regions", "[cpp]") {
   CHECK(m->statements[3].function == "f");
   CHECK(m->lines[3].in_loop);
   CHECK_FALSE(m->lines[2].in_loop);
-  std::vector<std::string> r;
-  for (const auto& x : m->regions) r.push_back(x.kind + "@" + std::to_string(x.line));
-  CHECK(join(r) == "for@3|return@6");
 }
 
 TEST_CASE("cpp: HIP kernels, headers and syntax errors", "[cpp]") {

@@ -221,26 +221,25 @@ TEST_CASE("python branches: if/elif/else arms and match", "[python]") {
       "        case _:\n"            // 11
       "            pass\n"           // 12
       "    if d: pass\n");           // 13
-  REQUIRE(m->branches.size() == 3);
-  const auto& b = m->branches[0];
+  const auto& chains = m->branch_chains();
+  REQUIRE(chains.size() == 3);
+  const auto& b = chains[0];
   CHECK(b.kind == "if");
   CHECK(b.line == 2);
   CHECK(b.end_line == 7);
   CHECK(b.has_else);
+  CHECK(b.else_kind == "raise");
   CHECK(b.function == "f");
-  REQUIRE(b.arms.size() == 3);
+  REQUIRE(b.arms.size() == 2);
   CHECK(b.arms[0].condition == "d == 'a'");
   CHECK(b.arms[1].condition == "d in ('b', 'c')");
   CHECK(b.arms[1].line == 4);
-  CHECK(b.arms[2].condition == "");
-  CHECK(b.arms[2].line == 6);
-  const auto& mt = m->branches[1];
+  const auto& mt = chains[1];
   CHECK(mt.kind == "match");
   CHECK(mt.has_else);
-  REQUIRE(mt.arms.size() == 2);
-  CHECK(mt.arms[0].condition == "'a' | 'b'");
-  CHECK(mt.arms[1].line == 11);
-  CHECK_FALSE(m->branches[2].has_else);
+  REQUIRE(mt.arms.size() == 1);
+  CHECK(mt.arms[0].line == 9);
+  CHECK_FALSE(chains[2].has_else);
   // in_condition / in_loop per line
   CHECK_FALSE(m->lines[0].in_condition);
   CHECK(m->lines[2].in_condition);
@@ -264,13 +263,6 @@ TEST_CASE("python statements: kinds, header text for compound statements, code",
   auto m2 = py("y = 'del self.w'\n");
   REQUIRE(m2->statements.size() == 1);
   CHECK(m2->statements[0].code == "y = '          '");
-}
-
-TEST_CASE("python regions: loops, with, try, return, raise", "[python]") {
-  auto m = py("def f():\n  try:\n    while x:\n      return 1\n  except E:\n    raise\n");
-  std::vector<std::string> k;
-  for (const auto& r : m->regions) k.push_back(r.kind + "@" + std::to_string(r.line) + "-" + std::to_string(r.end_line));
-  CHECK(join(k) == "try@2-6|while@3-4|return@4-4|raise@6-6");
 }
 
 TEST_CASE("python syntax errors still yield facts", "[python]") {
@@ -314,5 +306,5 @@ TEST_CASE("hostile python: deep nesting and garbage do not crash", "[python]") {
   for (int i = 0; i < 300; ++i) nested += std::string(i, ' ') + "if x:\n";
   nested += std::string(300, ' ') + "pass\n";
   auto n = py(nested);
-  CHECK(n->branches.size() >= 1);
+  CHECK(n->branch_chains().size() >= 1);
 }

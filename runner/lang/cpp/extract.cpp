@@ -45,7 +45,6 @@ class CppWalker {
  private:
   Builder& b_;
   std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
-  std::unordered_set<uint32_t> else_ifs_;  // start bytes of `if` nodes that continue a chain
 
   static bool is_container(std::string_view t) {
     return is(t, "translation_unit") || is(t, "compound_statement") || is(t, "declaration_list") ||
@@ -105,21 +104,11 @@ class CppWalker {
       if (p.size() >= 2 && (p[0] == '"' || p[0] == '<')) p = p.substr(1, p.size() - 2);
       b_.model.imports.push_back(Import{p, {}, start_line(n)});
     } else if (is(type, "if_statement")) {
-      if (!else_ifs_.count(ts_node_start_byte(n))) if_chain(n, ctx);
       ++inner.cond;
     } else if (is(type, "switch_statement")) {
-      switch_stmt(n, ctx);
       ++inner.cond;
     } else if (is(type, "conditional_expression")) {
       ++inner.cond;
-    } else if (is_loop(type)) {
-      b_.add_region(is(type, "do_statement") ? "do" : is(type, "while_statement") ? "while" : "for", n, ctx);
-    } else if (is(type, "try_statement")) {
-      b_.add_region("try", n, ctx);
-    } else if (is(type, "return_statement")) {
-      b_.add_region("return", n, ctx);
-    } else if (is(type, "throw_statement")) {
-      b_.add_region("throw", n, ctx);
     }
     // A braced loop body starting on the header line: the header line is not in the loop.
     b_.mark(n, inner, is(type, "compound_statement") && field_is(fname, "body") && is_loop(parent));
@@ -274,50 +263,6 @@ class CppWalker {
       return t;
     }
     return b_.flat(cond);
-  }
-
-  void if_chain(TSNode n, const Ctx& ctx) {
-    Branch br;
-    br.kind = "if";
-    br.line = start_line(n);
-    br.end_line = end_line(n);
-    br.function = b_.fn_name(ctx);
-    TSNode cur = n;
-    for (int guard = 0; guard < 10000; ++guard) {
-      br.arms.push_back({condition_text(field(cur, "condition")), start_line(cur)});
-      TSNode alt = field(cur, "alternative");
-      if (ts_node_is_null(alt)) break;
-      TSNode stmt = ts_node_named_child(alt, 0);
-      while (!ts_node_is_null(stmt) && is(type_of(stmt), "comment")) stmt = ts_node_next_named_sibling(stmt);
-      if (!ts_node_is_null(stmt) && is(type_of(stmt), "if_statement")) {
-        else_ifs_.insert(ts_node_start_byte(stmt));
-        cur = stmt;
-        continue;
-      }
-      br.arms.push_back({"", start_line(alt)});
-      br.has_else = true;
-      break;
-    }
-    b_.model.branches.push_back(std::move(br));
-  }
-
-  void switch_stmt(TSNode n, const Ctx& ctx) {
-    Branch br;
-    br.kind = "switch";
-    br.line = start_line(n);
-    br.end_line = end_line(n);
-    br.function = b_.fn_name(ctx);
-    for_each_child(field(n, "body"), [&](TSNode cs, const char*) {
-      if (!is(type_of(cs), "case_statement")) return;
-      TSNode v = field(cs, "value");
-      if (ts_node_is_null(v)) {
-        br.has_else = true;
-        br.arms.push_back({"", start_line(cs)});
-      } else {
-        br.arms.push_back({b_.flat(v), start_line(cs)});
-      }
-    });
-    b_.model.branches.push_back(std::move(br));
   }
 
 };

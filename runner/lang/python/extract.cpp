@@ -12,8 +12,8 @@ bool is(std::string_view t, const char* s) { return t == s; }
 /// Node kinds the walker dispatches on, by symbol id (no string compares on the hot path).
 enum Kind : uint8_t {
   kOther, kComment, kModule, kBlock, kString, kFunction, kClass, kDecorated, kCall, kAssign,
-  kAugAssign, kNamedExpr, kImport, kImportFrom, kIf, kMatch, kFor, kWhile, kWith, kTry, kReturn,
-  kRaise, kComprehension, kInterpolation
+  kAugAssign, kNamedExpr, kImport, kImportFrom, kIf, kMatch, kFor, kWhile,
+  kComprehension, kInterpolation
 };
 
 /// Kind of every symbol of the Python grammar, looked up by name once. Every symbol id with a
@@ -28,8 +28,7 @@ const std::vector<Kind>& kind_table() {
         {"augmented_assignment", kAugAssign}, {"named_expression", kNamedExpr},
         {"import_statement", kImport}, {"import_from_statement", kImportFrom},
         {"if_statement", kIf}, {"match_statement", kMatch}, {"for_statement", kFor},
-        {"while_statement", kWhile}, {"with_statement", kWith}, {"try_statement", kTry},
-        {"return_statement", kReturn}, {"raise_statement", kRaise},
+        {"while_statement", kWhile},
         {"list_comprehension", kComprehension}, {"set_comprehension", kComprehension},
         {"dictionary_comprehension", kComprehension}, {"generator_expression", kComprehension},
         {"interpolation", kInterpolation}};
@@ -121,19 +120,7 @@ class PyWalker {
       case kImport:
       case kImportFrom: import(n, type); break;
       case kIf:
-        if_chain(n, ctx);
-        ++inner.cond;
-        break;
-      case kMatch:
-        match(n, ctx);
-        ++inner.cond;
-        break;
-      case kFor: b_.add_region("for", n, ctx); break;
-      case kWhile: b_.add_region("while", n, ctx); break;
-      case kWith: b_.add_region("with", n, ctx); break;
-      case kTry: b_.add_region("try", n, ctx); break;
-      case kReturn: b_.add_region("return", n, ctx); break;
-      case kRaise: b_.add_region("raise", n, ctx); break;
+      case kMatch: ++inner.cond; break;
       case kComprehension: inner.comprehension = true; break;
       default: break;
     }
@@ -351,53 +338,6 @@ class PyWalker {
       else if (is(t, "wildcard_import")) imp.names.push_back("*");
     }
     b_.model.imports.push_back(std::move(imp));
-  }
-
-  void if_chain(TSNode n, const Ctx& ctx) {
-    Branch br;
-    br.kind = "if";
-    br.line = start_line(n);
-    br.end_line = end_line(n);
-    br.function = b_.fn_name(ctx);
-    br.arms.push_back({b_.flat(field(n, "condition")), br.line});
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode ch = ts_node_named_child(n, i);
-      std::string_view t = type_of(ch);
-      if (is(t, "elif_clause")) {
-        br.arms.push_back({b_.flat(field(ch, "condition")), start_line(ch)});
-      } else if (is(t, "else_clause")) {
-        br.arms.push_back({"", start_line(ch)});
-        br.has_else = true;
-      }
-    }
-    b_.model.branches.push_back(std::move(br));
-  }
-
-  void match(TSNode n, const Ctx& ctx) {
-    Branch br;
-    br.kind = "match";
-    br.line = start_line(n);
-    br.end_line = end_line(n);
-    br.function = b_.fn_name(ctx);
-    TSNode body = field(n, "body");
-    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode cc = ts_node_named_child(body, i);
-      if (!is(type_of(cc), "case_clause")) continue;
-      std::string pattern;
-      uint32_t k = ts_node_named_child_count(cc);
-      for (uint32_t j = 0; j < k; ++j) {
-        TSNode p = ts_node_named_child(cc, j);
-        if (!is(type_of(p), "case_pattern")) continue;
-        if (!pattern.empty()) pattern += ", ";
-        pattern += b_.flat(p);
-      }
-      bool guarded = !ts_node_is_null(field(cc, "guard"));
-      if (pattern == "_" && !guarded) br.has_else = true;
-      br.arms.push_back({pattern, start_line(cc)});
-    }
-    b_.model.branches.push_back(std::move(br));
   }
 
 };

@@ -2,6 +2,11 @@
 // (structured data-flow: each compound statement joins the states of its arms).
 #include "runner/lang/python/unbound.hpp"
 
+#include "runner/lang/python/noreturn.hpp"
+
+#include "runner/analysis/guards.hpp"
+#include "runner/lang/tree.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -17,53 +22,16 @@ namespace {
 // Per-name abstract value: bit 1 = may be unbound on some path, bit 2 = may be bound.
 constexpr uint8_t kUnbound = 1, kBound = 2, kMaybe = 3;
 
-std::string_view text_of(TSNode n, std::string_view src) {
-  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (b > src.size() || e > src.size() || e < b) return {};
-  return src.substr(b, e - b);
-}
-
-bool is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
-
-TSNode field(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
-}
-
-int line_of(TSNode n) { return static_cast<int>(ts_node_start_point(n).row) + 1; }
-
-// Named children through a cursor: ts_node_named_child(n, i) walks from the first child
-// each time, which is quadratic over long blocks.
-// Cursors are reused per recursion depth (creating one allocates).
-struct CursorPool {
-  std::deque<TSTreeCursor> cursors;
-  size_t depth = 0;
-  ~CursorPool() {
-    for (auto& c : cursors) ts_tree_cursor_delete(&c);
-  }
-};
-thread_local CursorPool cursor_pool;
-
-template <class F>
-void each_named(TSNode n, F&& f) {
-  if (ts_node_child_count(n) == 0) return;
-  CursorPool& pool = cursor_pool;
-  if (pool.depth == pool.cursors.size()) pool.cursors.push_back(ts_tree_cursor_new(n));
-  else ts_tree_cursor_reset(&pool.cursors[pool.depth], n);
-  TSTreeCursor* c = &pool.cursors[pool.depth];
-  ++pool.depth;
-  if (ts_tree_cursor_goto_first_child(c)) {
-    do {
-      TSNode k = ts_tree_cursor_current_node(c);
-      if (ts_node_is_named(k)) f(k);
-    } while (ts_tree_cursor_goto_next_sibling(c));
-  }
-  --pool.depth;
-}
+using lang::each_named;
+using lang::field;
+using lang::is;
+using lang::node_text;
+int line_of(TSNode n) { return lang::start_line(n); }
 
 std::string short_text(TSNode n, std::string_view src, size_t max = 60) {
   std::string out;
   bool space = false;
-  for (char c : text_of(n, src)) {
+  for (char c : node_text(n, src)) {
     if (c == '\n' || c == '\r' || c == '\t' || c == ' ' || c == '\\') {
       space = !out.empty();
       continue;
@@ -101,31 +69,8 @@ struct Lit {
       : pos(holds), flag(std::move(flag_text)), name(std::move(flag_name)), at(known_at) {}
 };
 
-// A propositional formula over atoms (condition texts, whitespace-normalised).
-struct Formula {
-  enum Kind { Atom, Not, And, Or } kind = Atom;
-  int atom = -1;
-  std::vector<Formula> kids;
-};
-
-// Whitespace removed except one blank between two word characters: `f( a )` -> `f(a)`,
-// `x  is   None` -> `x is None`.
-std::string normalise(std::string_view t) {
-  std::string out;
-  bool gap = false;
-  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (char c : t) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
-      gap = true;
-      continue;
-    }
-    if (gap && !out.empty() && word(out.back()) && word(c)) out += ' ';
-    gap = false;
-    out += c;
-  }
-  return out;
-}
-
+// Guard formulas from Python tests (tree-sitter-python nodes); the logic itself is
+// analysis::GuardLogic.
 class Logic {
  public:
   explicit Logic(std::string_view src) : src_(src) {}
@@ -133,133 +78,37 @@ class Logic {
   Formula build(TSNode n, int depth = 0) {
     while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
     if (depth < 64) {
-      if (is(n, "not_operator")) return neg(build(field(n, "argument"), depth + 1));
+      if (is(n, "not_operator")) return GuardLogic::negate(build(field(n, "argument"), depth + 1));
       if (is(n, "boolean_operator")) {
-        Formula f;
-        f.kind = text_of(field(n, "operator"), src_) == "and" ? Formula::And : Formula::Or;
-        f.kids.push_back(build(field(n, "left"), depth + 1));
-        f.kids.push_back(build(field(n, "right"), depth + 1));
-        return f;
+        std::vector<Formula> kids;
+        kids.push_back(build(field(n, "left"), depth + 1));
+        kids.push_back(build(field(n, "right"), depth + 1));
+        return node_text(field(n, "operator"), src_) == "and" ? GuardLogic::all_of(std::move(kids))
+                                                              : GuardLogic::any_of(std::move(kids));
       }
     }
-    std::string t = normalise(text_of(n, src_));
-    // `a is not b` = not (`a is b`); `a != b` = not (`a == b`): one comparison only.
+    // One comparison: `a is not b` = not (`a is b`), `a != b` = not (`a == b`).
     if (is(n, "comparison_operator") && ts_node_named_child_count(n) == 2) {
-      std::string l = normalise(text_of(ts_node_named_child(n, 0), src_));
-      std::string r = normalise(text_of(ts_node_named_child(n, 1), src_));
-      std::string op = t.substr(l.size(), t.size() - l.size() - r.size());
-      op = normalise(op);
-      if (op == "is not" || op == "isnot") return neg(atom(l + " is " + r));
-      if (op == "!=") return neg(atom(l + "==" + r));
-      if (op == "not in" || op == "notin") return neg(atom(l + " in " + r));
+      TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
+      uint32_t from = ts_node_end_byte(l), to = ts_node_start_byte(r);
+      if (from <= to && to <= src_.size())
+        return g_.comparison(node_text(l, src_), src_.substr(from, to - from), node_text(r, src_));
     }
-    return atom(t);
+    return g_.atom(node_text(n, src_));
   }
 
   Formula lit(const Lit& l) {
-    Formula f = ts_node_is_null(l.node) ? atom(l.flag) : build(l.node);
-    return l.pos ? f : neg(std::move(f));
+    Formula f = ts_node_is_null(l.node) ? g_.atom(l.flag) : build(l.node);
+    return l.pos ? f : GuardLogic::negate(std::move(f));
   }
 
-  int atoms() const { return static_cast<int>(names_.size()); }
-
-  // An atom `v == literal` split into (v, literal); ("", "") for any other atom.
-  std::pair<std::string, std::string> equality(int atom) const {
-    const std::string& t = text_[static_cast<size_t>(atom)];
-    size_t eq = t.find("==");
-    if (eq == std::string::npos || t.find("==", eq + 2) != std::string::npos || !is_literal(t.substr(eq + 2))) return {};
-    return {t.substr(0, eq), t.substr(eq + 2)};
-  }
-
-  // The left side of an atom `v == literal`, "" for any other atom.
-  std::string subject(int atom) const { return equality(atom).first; }
-
-  // Pairs of atoms that cannot both hold: `v == A` and `v == B` for one left side and two
-  // different literals (strings, numbers, None, True, False).
-  std::vector<std::pair<int, int>> exclusive_pairs(const std::vector<int>& use) const {
-    std::vector<std::pair<int, int>> out;
-    std::vector<std::pair<std::string, std::string>> split;
-    for (int a : use) split.push_back(equality(a));
-    for (size_t a = 0; a < use.size(); ++a)
-      for (size_t b = a + 1; b < use.size(); ++b)
-        if (!split[a].first.empty() && split[a].first == split[b].first && split[a].second != split[b].second)
-          out.emplace_back(use[a], use[b]);
-    return out;
-  }
-
-  static void atoms_of(const Formula& f, std::set<int>& out) {
-    if (f.kind == Formula::Atom) out.insert(f.atom);
-    for (const auto& k : f.kids) atoms_of(k, out);
-  }
-
-  // True when the conjunction of `fs` has no satisfying assignment over `use` (the atoms not
-  // in `use` must not occur). Enumerates 2^|use| assignments.
-  bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) const {
-    std::vector<int> slot(static_cast<size_t>(*std::max_element(use.begin(), use.end()) + 1), -1);
-    for (size_t i = 0; i < use.size(); ++i) slot[static_cast<size_t>(use[i])] = static_cast<int>(i);
-    const auto excl = exclusive_pairs(use);
-    const uint32_t n = static_cast<uint32_t>(use.size());
-    for (uint32_t bits = 0; bits < (1u << n); ++bits) {
-      bool possible = true;
-      for (auto [a, b] : excl)
-        if (((bits >> slot[static_cast<size_t>(a)]) & 1u) && ((bits >> slot[static_cast<size_t>(b)]) & 1u)) possible = false;
-      if (!possible) continue;
-      bool all = true;
-      for (const Formula* f : fs)
-        if (!eval(*f, bits, slot)) {
-          all = false;
-          break;
-        }
-      if (all) return false;
-    }
-    return true;
-  }
+  std::string subject(int atom) const { return g_.subject(atom); }
+  static void atoms_of(const Formula& f, std::set<int>& out) { GuardLogic::atoms_of(f, out); }
+  bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) const { return g_.unsat(fs, use); }
 
  private:
-  static bool eval(const Formula& f, uint32_t bits, const std::vector<int>& slot) {
-    switch (f.kind) {
-      case Formula::Atom: return (bits >> slot[static_cast<size_t>(f.atom)]) & 1u;
-      case Formula::Not: return !eval(f.kids[0], bits, slot);
-      case Formula::And:
-        for (const auto& k : f.kids)
-          if (!eval(k, bits, slot)) return false;
-        return true;
-      case Formula::Or:
-        for (const auto& k : f.kids)
-          if (eval(k, bits, slot)) return true;
-        return false;
-    }
-    return false;
-  }
-  static Formula neg(Formula f) {
-    if (f.kind == Formula::Not) return std::move(f.kids[0]);
-    Formula n;
-    n.kind = Formula::Not;
-    n.kids.push_back(std::move(f));
-    return n;
-  }
-  Formula atom(const std::string& t) {
-    auto [it, fresh] = names_.try_emplace(t, static_cast<int>(names_.size()));
-    if (fresh) text_.push_back(t);
-    Formula f;
-    f.atom = it->second;
-    return f;
-  }
-  static bool is_literal(const std::string& t) {
-    if (t.empty()) return false;
-    if (t == "None" || t == "True" || t == "False") return true;
-    char q = t.front();
-    if ((q == '"' || q == '\'') && t.size() >= 2 && t.back() == q && t.find(q, 1) == t.size() - 1) return true;
-    size_t k = t[0] == '-' ? 1 : 0;
-    if (k == t.size()) return false;
-    for (; k < t.size(); ++k)
-      if (!std::isdigit(static_cast<unsigned char>(t[k])) && t[k] != '.' && t[k] != 'x' && t[k] != '_') return false;
-    return true;
-  }
-
   std::string_view src_;
-  std::unordered_map<std::string, int> names_;
-  std::vector<std::string> text_;  // atom texts by index
+  GuardLogic g_;
 };
 
 struct Reason {
@@ -390,7 +239,7 @@ class Analyzer {
     info.names = names_;
     info.declared_outer = declared_outer_;
     for (TSNode id : pending_) {
-      std::string nm(text_of(id, src_));
+      std::string nm(node_text(id, src_));
       if (!names_.count(nm) || info.bindings[nm].empty()) captured_read(id, nm);
     }
   }
@@ -440,7 +289,7 @@ class Analyzer {
     if (!std::strcmp(t, "global_statement") || !std::strcmp(t, "nonlocal_statement")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
         TSNode c = ts_node_named_child(n, i);
-        if (is(c, "identifier")) declared_outer_.emplace(text_of(c, src_));
+        if (is(c, "identifier")) declared_outer_.emplace(node_text(c, src_));
       }
       return;
     }
@@ -465,7 +314,7 @@ class Analyzer {
     s.forget(i);
   }
   void bind_id(TSNode id, State& s, char kind = 'v') {
-    bind_name(text_of(id, src_), s, kind, ts_node_start_byte(id));
+    bind_name(node_text(id, src_), s, kind, ts_node_start_byte(id));
   }
 
   void note_exception_point(const State& s) {
@@ -645,9 +494,9 @@ class Analyzer {
   // ---- reads ----
   void read_name(TSNode id, State& s) {
     if (!s.live) return;
-    const size_t* ip = find_index(text_of(id, src_));
+    const size_t* ip = find_index(node_text(id, src_));
     if (!ip) {
-      if (report_ && !declared_outer_.count(std::string(text_of(id, src_)))) pending_.push_back(id);
+      if (report_ && !declared_outer_.count(std::string(node_text(id, src_)))) pending_.push_back(id);
       return;
     }
     if (shadow_[*ip] > 0) return;
@@ -834,7 +683,7 @@ class Analyzer {
     for (const Test& t : tests) {
       std::unordered_set<std::string> names;
       collect_identifiers(t.node, names, 0);
-      std::string text = normalise(text_of(t.node, src_));
+      std::string text = normalise_condition(node_text(t.node, src_));
       for (const auto& nm : names) {
         auto b = info_->bindings.find(nm);
         if (b == info_->bindings.end()) continue;
@@ -871,7 +720,7 @@ class Analyzer {
     TSNode a = ts_node_is_null(id) ? id : ts_node_parent(id);
     if (!is(a, "assignment") || !ts_node_eq(field(a, "left"), id)) return {};
     TSNode r = field(a, "right");
-    return ts_node_is_null(r) ? std::string() : normalise(text_of(r, src_));
+    return ts_node_is_null(r) ? std::string() : normalise_condition(node_text(r, src_));
   }
 
   // Whether the binding whose target starts at byte `at` is an augmented assignment (`x += 1`).
@@ -895,7 +744,7 @@ class Analyzer {
   void collect_identifiers(TSNode n, std::unordered_set<std::string>& out, int depth) {
     if (ts_node_is_null(n) || depth > 64) return;
     if (is(n, "identifier")) {
-      out.emplace(text_of(n, src_));
+      out.emplace(node_text(n, src_));
       return;
     }
     if (is(n, "attribute")) {  // `a.b.c` reads `a`
@@ -1008,7 +857,7 @@ class Analyzer {
     }
     if (is(n, "boolean_operator")) {
       TSNode op = field(n, "operator");
-      bool is_and = text_of(op, src_) == "and";
+      bool is_and = node_text(op, src_) == "and";
       TSNode left = field(n, "left"), right = field(n, "right");
       auto [ly, ln] = cond(left, s);
       Construct c = construct(n, "branch", "if");
@@ -1033,13 +882,13 @@ class Analyzer {
     TSNode narrowed{};
     if (is(n, "identifier")) {
       narrowed = n;
-    } else if (is(n, "call") && text_of(field(n, "function"), src_) == "isinstance") {
+    } else if (is(n, "call") && node_text(field(n, "function"), src_) == "isinstance") {
       TSNode a0 = ts_node_named_child(field(n, "arguments"), 0);
       if (is(a0, "identifier")) narrowed = a0;
     }
     State yes = s;
     if (!ts_node_is_null(narrowed) && yes.live) {
-      const size_t* ip = find_index(text_of(narrowed, src_));
+      const size_t* ip = find_index(node_text(narrowed, src_));
       if (ip && yes.get(*ip) == kMaybe) yes.set(*ip, kBound, -1);
     }
     return {std::move(yes), s};
@@ -1085,7 +934,7 @@ class Analyzer {
   void shadow_targets(TSNode t, std::vector<size_t>& out) {
     if (ts_node_is_null(t)) return;
     if (is(t, "identifier")) {
-      size_t i = index_of(text_of(t, src_));
+      size_t i = index_of(node_text(t, src_));
       ++shadow_[i];
       out.push_back(i);
       return;
@@ -1145,13 +994,13 @@ class Analyzer {
 
   bool is_noreturn_call(TSNode call) {
     TSNode fn = field(call, "function");
-    std::string_view f = text_of(fn, src_);
+    std::string_view f = node_text(fn, src_);
     if (noreturn_callees().count(f)) return true;
     if (is(fn, "identifier")) return nr_funcs_.count(std::string(f)) > 0;
     if (is(fn, "attribute")) {
       TSNode obj = field(fn, "object");
-      std::string_view o = text_of(obj, src_);
-      std::string_view m = text_of(field(fn, "attribute"), src_);
+      std::string_view o = node_text(obj, src_);
+      std::string_view m = node_text(field(fn, "attribute"), src_);
       if (o == "self" || o == "cls") return nr_methods_.count(std::string(m)) > 0;
       // argparse's ArgumentParser.error/exit never return; the receiver's type is unknown
       // here, so the receiver's name must say it is a parser.
@@ -1168,7 +1017,7 @@ class Analyzer {
       int v = constant_truth(field(c, "argument"), src);
       return v < 0 ? -1 : 1 - v;
     }
-    std::string_view t = text_of(c, src);
+    std::string_view t = node_text(c, src);
     if (is(c, "true") || t == "TYPE_CHECKING" || t == "typing.TYPE_CHECKING") return 1;
     if (is(c, "false") || is(c, "none")) return 0;
     if (is(c, "integer")) return t == "0" ? 0 : 1;
@@ -1281,7 +1130,7 @@ class Analyzer {
     if (v >= 0 && s.live)
       for (TSNode t : targets)
         if (is(t, "identifier"))
-          if (const size_t* ip = find_index(text_of(t, src_))) s.remember(*ip, static_cast<uint8_t>(v));
+          if (const size_t* ip = find_index(node_text(t, src_))) s.remember(*ip, static_cast<uint8_t>(v));
   }
 
   // 1 for a truthy constant (True, a non-zero number, a non-empty string), 0 for a falsy one
@@ -1291,7 +1140,7 @@ class Analyzer {
     if (is(v, "false")) return 0;
     if (is(v, "none")) return 2;
     if (is(v, "integer") || is(v, "float")) {
-      std::string_view t = text_of(v, src_);
+      std::string_view t = node_text(v, src_);
       return t.find_first_not_of("0._xXoObB") == std::string_view::npos ? 0 : 1;
     }
     if (is(v, "string")) {
@@ -1330,7 +1179,7 @@ class Analyzer {
       TSNode c = ts_node_named_child(n, i);
       if (is(c, "identifier")) {
         read_name(c, s);
-        std::string nm(text_of(c, src_));
+        std::string nm(node_text(c, src_));
         if (!s.live || declared_outer_.count(nm)) continue;
         size_t k = index_of(nm);
         Reason r;
@@ -1367,7 +1216,7 @@ class Analyzer {
   }
 
   std::string qualified(TSNode def) {
-    std::string nm(text_of(field(def, "name"), src_));
+    std::string nm(node_text(field(def, "name"), src_));
     if (job_->kind == "module") return nm;
     if (job_->kind == "class") return job_->name + "." + nm;
     return job_->name + ".<locals>." + nm;
@@ -1558,7 +1407,7 @@ class Analyzer {
       if (is(alias, "as_pattern_target")) alias = ts_node_named_child(alias, 0);
       std::string alias_name;
       if (is(alias, "identifier")) {
-        alias_name = text_of(alias, src_);
+        alias_name = node_text(alias, src_);
         bind_id(alias, hs);
       }
       for (uint32_t i = 0; i < ts_node_named_child_count(h); ++i) {
@@ -1622,7 +1471,7 @@ class Analyzer {
           v = ts_node_named_child(v, 0);
         }
         if (is(v, "call")) {
-          std::string_view f = text_of(field(v, "function"), src_);
+          std::string_view f = node_text(field(v, "function"), src_);
           if (f == "suppress" || f == "contextlib.suppress") suppress = true;
         }
         expr(v, s);
@@ -1745,65 +1594,22 @@ class Analyzer {
   }
 };
 
-bool is_noreturn_annotation(std::string_view t) {
-  return t == "NoReturn" || t == "Never" || t == "typing.NoReturn" || t == "typing.Never" ||
-         t == "typing_extensions.NoReturn" || t == "typing_extensions.Never" || t == "\"NoReturn\"" ||
-         t == "'NoReturn'";
-}
-
-// True when the body is (after an optional docstring) only `raise NotImplementedError…`.
-bool only_not_implemented(TSNode body, std::string_view src) {
-  uint32_t k = ts_node_named_child_count(body);
-  uint32_t i = 0;
-  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
-  if (i < k && is(ts_node_named_child(body, i), "expression_statement") &&
-      is(ts_node_named_child(ts_node_named_child(body, i), 0), "string"))
-    ++i;
-  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
-  if (i + 1 != k) return false;
-  TSNode r = ts_node_named_child(body, i);
-  return is(r, "raise_statement") && text_of(r, src).find("NotImplementedError") != std::string_view::npos;
-}
-
-bool contains_yield(TSNode n) {
-  if (is(n, "yield")) return true;
-  if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda")) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    if (contains_yield(ts_node_named_child(n, i))) return true;
-  return false;
-}
-
-void collect_functions(TSNode n, std::vector<std::pair<TSNode, bool>>& out, bool in_class) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-    TSNode c = ts_node_named_child(n, i);
-    if (is(c, "decorated_definition")) c = field(c, "definition");
-    if (is(c, "function_definition")) {
-      out.emplace_back(c, in_class);
-      collect_functions(field(c, "body"), out, false);
-    } else if (is(c, "class_definition")) {
-      collect_functions(field(c, "body"), out, true);
-    } else if (!ts_node_is_null(c) && !is(c, "expression_statement") && !is(c, "comment")) {
-      collect_functions(c, out, in_class);
-    }
-  }
-}
-
 void module_names(TSNode n, std::string_view src, std::unordered_set<std::string>& out) {
   // Names bound at module level (cheap over-approximation: assignment/def/class/import targets).
   for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
     TSNode c = ts_node_named_child(n, i);
     if (is(c, "decorated_definition")) c = field(c, "definition");
     if (is(c, "function_definition") || is(c, "class_definition")) {
-      out.emplace(text_of(field(c, "name"), src));
+      out.emplace(node_text(field(c, "name"), src));
     } else if (is(c, "expression_statement")) {
       TSNode a0 = ts_node_named_child(c, 0);
-      if (is(a0, "assignment") && is(field(a0, "left"), "identifier")) out.emplace(text_of(field(a0, "left"), src));
+      if (is(a0, "assignment") && is(field(a0, "left"), "identifier")) out.emplace(node_text(field(a0, "left"), src));
     } else if (is(c, "import_statement") || is(c, "import_from_statement")) {
       for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j) {
         TSNode d = ts_node_named_child(c, j);
-        if (is(d, "aliased_import")) out.emplace(text_of(field(d, "alias"), src));
+        if (is(d, "aliased_import")) out.emplace(node_text(field(d, "alias"), src));
         else if (is(d, "dotted_name") && ts_node_named_child_count(d) > 0)
-          out.emplace(text_of(ts_node_named_child(d, is(c, "import_statement") ? 0 : ts_node_named_child_count(d) - 1), src));
+          out.emplace(node_text(ts_node_named_child(d, is(c, "import_statement") ? 0 : ts_node_named_child_count(d) - 1), src));
       }
     } else if (is(c, "if_statement") || is(c, "try_statement") || is(c, "block") || is(c, "else_clause") ||
                is(c, "elif_clause") || is(c, "except_clause") || is(c, "finally_clause") || is(c, "with_statement") ||
@@ -1811,30 +1617,6 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
       module_names(c, src, out);
     }
   }
-}
-
-// Whether the tree has a node more than `limit` levels below `root` (an iterative cursor walk:
-// every walk below recurses once per level).
-bool deeper_than(TSNode root, int limit) {
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  int depth = 0;
-  bool deep = false;
-  for (;;) {
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      if (++depth > limit) {
-        deep = true;
-        break;
-      }
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) break;
-      --depth;
-    }
-    if (depth == 0) break;
-  }
-  ts_tree_cursor_delete(&c);
-  return deep;
 }
 
 }  // namespace
@@ -1846,54 +1628,19 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options) {
   std::vector<UnboundRead> out;
   if (ts_node_is_null(root) || !is(root, "module")) return out;
-  if (deeper_than(root, kMaxUnboundTreeDepth)) return out;
+  if (lang::deeper_than(root, kMaxUnboundTreeDepth)) return out;
 
-  // Functions that never return: annotated NoReturn/Never, or (unannotated) whose every path
-  // raises. Fixed point over the file, since one may call another.
-  std::vector<std::pair<TSNode, bool>> funcs;
-  collect_functions(root, funcs, false);
-  std::unordered_set<std::string> nr_funcs, nr_methods;
-  std::vector<std::pair<TSNode, bool>> candidates;
-  for (auto& [f, in_class] : funcs) {
-    TSNode rt = field(f, "return_type");
-    std::string name(text_of(field(f, "name"), source));
-    if (!ts_node_is_null(rt)) {
-      if (is_noreturn_annotation(text_of(rt, source))) (in_class ? nr_methods : nr_funcs).insert(name);
-      continue;
-    }
-    TSNode body = field(f, "body");
-    if (ts_node_is_null(body)) continue;
-    // Only a body whose last statement can end every path abnormally is worth analysing.
-    TSNode last{};
-    each_named(body, [&](TSNode k) {
-      if (!is(k, "comment")) last = k;
-    });
-    if (ts_node_is_null(last) || is(last, "return_statement") || is(last, "pass_statement") ||
-        is(last, "function_definition") || is(last, "class_definition") || is(last, "decorated_definition") ||
-        (is(last, "expression_statement") && !is(ts_node_named_child(last, 0), "call")))
-      continue;
-    if (only_not_implemented(body, source) || contains_yield(body)) continue;
-    if (ts_node_start_byte(f) > 0 && text_of(f, source).substr(0, 5) == "async") continue;
-    candidates.emplace_back(f, in_class);
-  }
+  // Functions that never return (a fixed point over the file, see noreturn.hpp).
   std::vector<UnboundRead> scratch;
-  for (int round = 0; round < 4; ++round) {
-    bool changed = false;
-    for (auto& [f, in_class] : candidates) {
-      std::string name(text_of(field(f, "name"), source));
-      auto& set = in_class ? nr_methods : nr_funcs;
-      if (set.count(name)) continue;
-      Analyzer a(source, scratch, nr_funcs, nr_methods);
-      ScopeJob job{f, name, "function", {}};
-      ScopeInfo info;
-      a.run(job, info, nullptr, false);
-      if (!a.end_live() && !a.saw_return()) {
-        set.insert(name);
-        changed = true;
-      }
-    }
-    if (!changed) break;
-  }
+  NoReturnNames nr = find_noreturn(root, source, [&](TSNode f, const NoReturnNames& known) {
+    Analyzer a(source, scratch, known.functions, known.methods);
+    ScopeJob job{f, std::string(node_text(field(f, "name"), source)), "function", {}};
+    ScopeInfo info;
+    a.run(job, info, nullptr, false);
+    return !a.end_live() && !a.saw_return();
+  });
+  const auto& nr_funcs = nr.functions;
+  const auto& nr_methods = nr.methods;
 
   std::unordered_set<std::string> module_level;
   module_names(root, source, module_level);
@@ -1901,7 +1648,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
   bool lazy = false;
   for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
     TSNode c = ts_node_named_child(root, i);
-    if (is(c, "future_import_statement") && text_of(c, source).find("annotations") != std::string_view::npos)
+    if (is(c, "future_import_statement") && node_text(c, source).find("annotations") != std::string_view::npos)
       lazy = true;
   }
   std::deque<ScopeInfo> infos;

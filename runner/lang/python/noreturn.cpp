@@ -1,0 +1,106 @@
+#include "runner/lang/python/noreturn.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "runner/lang/tree.hpp"
+
+namespace review::analysis {
+
+using lang::each_named;
+using lang::field;
+using lang::is;
+using lang::node_text;
+
+bool is_noreturn_annotation(std::string_view t) {
+  return t == "NoReturn" || t == "Never" || t == "typing.NoReturn" || t == "typing.Never" ||
+         t == "typing_extensions.NoReturn" || t == "typing_extensions.Never" || t == "\"NoReturn\"" ||
+         t == "'NoReturn'";
+}
+
+namespace {
+
+// True when the body is (after an optional docstring) only `raise NotImplementedError…`.
+bool only_not_implemented(TSNode body, std::string_view src) {
+  uint32_t k = ts_node_named_child_count(body);
+  uint32_t i = 0;
+  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
+  if (i < k && is(ts_node_named_child(body, i), "expression_statement") &&
+      is(ts_node_named_child(ts_node_named_child(body, i), 0), "string"))
+    ++i;
+  while (i < k && is(ts_node_named_child(body, i), "comment")) ++i;
+  if (i + 1 != k) return false;
+  TSNode r = ts_node_named_child(body, i);
+  return is(r, "raise_statement") && node_text(r, src).find("NotImplementedError") != std::string_view::npos;
+}
+
+bool contains_yield(TSNode n) {
+  if (is(n, "yield")) return true;
+  if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda")) return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    if (contains_yield(ts_node_named_child(n, i))) return true;
+  return false;
+}
+
+void collect_functions(TSNode n, std::vector<std::pair<TSNode, bool>>& out, bool in_class) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (is(c, "decorated_definition")) c = field(c, "definition");
+    if (is(c, "function_definition")) {
+      out.emplace_back(c, in_class);
+      collect_functions(field(c, "body"), out, false);
+    } else if (is(c, "class_definition")) {
+      collect_functions(field(c, "body"), out, true);
+    } else if (!ts_node_is_null(c) && !is(c, "expression_statement") && !is(c, "comment")) {
+      collect_functions(c, out, in_class);
+    }
+  }
+}
+
+}  // namespace
+
+NoReturnNames find_noreturn(TSNode root, std::string_view source, const EndsAbnormally& ends_abnormally) {
+  NoReturnNames nr;
+  if (ts_node_is_null(root)) return nr;
+  std::vector<std::pair<TSNode, bool>> funcs;
+  collect_functions(root, funcs, false);
+  std::vector<std::pair<TSNode, bool>> candidates;
+  for (auto& [f, in_class] : funcs) {
+    TSNode rt = field(f, "return_type");
+    std::string name(node_text(field(f, "name"), source));
+    if (!ts_node_is_null(rt)) {
+      if (is_noreturn_annotation(node_text(rt, source))) (in_class ? nr.methods : nr.functions).insert(name);
+      continue;
+    }
+    TSNode body = field(f, "body");
+    if (ts_node_is_null(body)) continue;
+    // Only a body whose last statement can end every path abnormally is worth analysing.
+    TSNode last{};
+    each_named(body, [&](TSNode k) {
+      if (!is(k, "comment")) last = k;
+    });
+    if (ts_node_is_null(last) || is(last, "return_statement") || is(last, "pass_statement") ||
+        is(last, "function_definition") || is(last, "class_definition") || is(last, "decorated_definition") ||
+        (is(last, "expression_statement") && !is(ts_node_named_child(last, 0), "call")))
+      continue;
+    if (only_not_implemented(body, source) || contains_yield(body)) continue;
+    if (ts_node_start_byte(f) > 0 && node_text(f, source).substr(0, 5) == "async") continue;
+    candidates.emplace_back(f, in_class);
+  }
+  for (int round = 0; round < 4; ++round) {
+    bool changed = false;
+    for (auto& [f, in_class] : candidates) {
+      std::string name(node_text(field(f, "name"), source));
+      auto& set = in_class ? nr.methods : nr.functions;
+      if (set.count(name)) continue;
+      if (ends_abnormally(f, nr)) {
+        set.insert(name);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return nr;
+}
+
+}  // namespace review::analysis
