@@ -427,14 +427,26 @@ class Checker {
     return {Type::Int};
   }
 
-  /// Built-in functions: lower(string) -> string, trim(string) -> string, len(string or list) -> int.
+  /// Built-in functions: lower(string) -> string, trim(string) -> string, oneline(string) -> string,
+  /// len(string or list) -> int,
+  /// int(string) -> int, version(string) -> int.
   SType check_call(const Expr& e) {
     std::vector<SType> args;
     for (const auto& k : e.kids) args.push_back(check(*k));
-    const bool lower = e.text == "lower" || e.text == "trim", len = e.text == "len";
-    if (!lower && !len) {
-      error(e.span, "unknown function `" + e.text + "`" + did_you_mean(e.text, {"lower", "trim", "len"}));
+    const bool lower = e.text == "lower" || e.text == "trim" || e.text == "oneline", len = e.text == "len";
+    const bool number = e.text == "int" || e.text == "version";
+    if (!lower && !len && !number) {
+      error(e.span, "unknown function `" + e.text + "`" +
+                        did_you_mean(e.text, {"lower", "trim", "oneline", "len", "int", "version"}));
       return {};
+    }
+    if (number) {
+      if (args.size() != 1) {
+        error(e.span, "`" + e.text + "` takes 1 argument, got " + std::to_string(args.size()));
+      } else if (concrete(args[0].type) && args[0].type != Type::String) {
+        error(e.kids[0]->span, "`" + e.text + "` needs a string, got " + std::string(type_name(args[0].type)));
+      }
+      return {Type::Int};
     }
     if (args.size() != 1) {
       error(e.span, "`" + e.text + "` takes 1 argument, got " + std::to_string(args.size()));

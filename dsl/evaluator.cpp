@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 
 #include "dsl/plan.hpp"
@@ -334,7 +335,50 @@ class Evaluator {
     return Value(negative ? INT64_MIN : INT64_MAX);
   }
 
-  /// lower(s): ASCII letters lowered; trim(s): ASCII white space cut at both ends; len(s): UTF-8 code points; len(list): items. Any other
+  /// int(s): the decimal integer s starts with (after blanks, an optional '-'); version(s): a dotted
+  /// version "M[.m[.p]]" (an optional leading 'v') as M*1000000 + m*1000 + p, each part below 1000.
+  /// Null when s is not a string, has no digits where they are needed, or a part is out of range.
+  static Value number(bool version, const Value& v) {
+    if (!v.is_string()) return {};
+    const std::string& s = v.as_string();
+    size_t i = s.find_first_not_of(" \t");
+    if (i == std::string::npos) return {};
+    auto digits = [&](int64_t limit) -> std::optional<int64_t> {
+      size_t start = i;
+      int64_t n = 0;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        n = n * 10 + (s[i] - '0');
+        if (n >= limit) return std::nullopt;
+        ++i;
+      }
+      if (i == start) return std::nullopt;
+      return n;
+    };
+    if (!version) {
+      bool neg = s[i] == '-';
+      if (neg) ++i;
+      auto n = digits(INT64_MAX / 10);
+      if (!n) return {};
+      return Value(neg ? -*n : *n);
+    }
+    if (s[i] == 'v' || s[i] == 'V') ++i;
+    int64_t out = 0, scale = 1000000;
+    for (int part = 0; part < 3; ++part) {
+      auto n = digits(1000);
+      if (!n) {
+        if (part == 0) return {};
+        break;
+      }
+      out += *n * scale;
+      scale /= 1000;
+      if (i + 1 < s.size() && s[i] == '.' && s[i + 1] >= '0' && s[i + 1] <= '9') ++i;
+      else break;
+    }
+    return Value(out);
+  }
+
+  /// lower(s): ASCII letters lowered; trim(s): ASCII white space cut at both ends; oneline(s): trim, and
+  /// every inner run of white space (line breaks included) made one space; len(s): UTF-8 code points; len(list): items. Any other
   /// argument (null included) gives null.
   Value call(const Expr& e) {
     if (e.kids.size() != 1) return {};
@@ -353,6 +397,23 @@ class Evaluator {
       if (a == std::string::npos) return Value(std::string());
       size_t b = s.find_last_not_of(" \t\r\n\f\v");
       return Value(s.substr(a, b - a + 1));
+    }
+    if (e.text == "int" || e.text == "version") return number(e.text == "version", v);
+    if (e.text == "oneline") {  // every run of white space (line breaks included) becomes one space
+      if (!v.is_string()) return {};
+      std::string out;
+      bool space = false;
+      for (char c : v.as_string()) {
+        bool ws = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+        if (ws) {
+          space = !out.empty();
+          continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += c;
+      }
+      return Value(std::move(out));
     }
     if (e.text == "len") {
       if (v.is_list()) return Value(static_cast<int64_t>(v.as_list().size()));

@@ -120,10 +120,32 @@ TEST_CASE("evaluator: lower, trim, len") {
       {"for l in lines where len(l.comment) >= 0 or lower(l.comment) == \"\" or l.text ~ /^(?P<p>y)/", "a.py:2 y"},
       {"for l in lines where l.text ~ /(?P<p>gfx\\d+)/ and lower(\"GFX942\") == p", "a.py:1 gfx942"},
       {"where trim(\" \\t a b \\n\") == \"a b\" and trim(\"   \") == \"\" and pr.title ~ /(?P<p>up)/", "- up"},
+      {"where oneline(\" a\\n\\n  b \\t\") == \"a b\" and oneline(\"\\n\") == \"\" and pr.title ~ /(?P<p>up)/", "- up"},
       {"where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/",
        "LOAD t.rules:5:12: error: `trim` needs a string, got int\n"
        "  where trim(pr.number) == \"\" and pr.title ~ /(?P<p>up)/\n"
        "             ^~~~~~~~~\n"},
+  };
+  for (const auto& r : rows) {
+    INFO(r.body);
+    CHECK(eval_rule(r.body) == r.want);
+  }
+}
+
+TEST_CASE("evaluator: int and version") {
+  struct Row { const char* body; const char* want; };
+  const Row rows[] = {
+      {"where int(\" 42 apples\") == 42 and int(\"-7\") == -7 and pr.title ~ /(?P<p>up)/", "- up"},
+      {"where version(\"3.25\") > version(\"3.21.9\") and version(\"v1.14.1\") == 1014001 and pr.title ~ /(?P<p>up)/", "- up"},
+      // 3.9 < 3.10: parts compare as numbers, not as text
+      {"where version(\"3.9\") < version(\"3.10\") and version(\"20\") == 20000000 and pr.title ~ /(?P<p>up)/", "- up"},
+      // no digits, a part of 1000 or more, or a null argument: null, so every comparison is false
+      {"where (int(\"x1\") == 0 or version(\"gfx942\") >= 0 or version(\"1.1000\") >= 0 or int(pr.title) >= 0"
+       " or version(\"\") >= 0) and pr.title ~ /(?P<p>up)/", ""},
+      {"where int(pr.number) == 1 and pr.title ~ /(?P<p>up)/",
+       "LOAD t.rules:5:11: error: `int` needs a string, got int\n"
+       "  where int(pr.number) == 1 and pr.title ~ /(?P<p>up)/\n"
+       "            ^~~~~~~~~\n"},
   };
   for (const auto& r : rows) {
     INFO(r.body);
