@@ -343,12 +343,16 @@ class Evaluator {
     const std::string& s = v.as_string();
     size_t i = s.find_first_not_of(" \t");
     if (i == std::string::npos) return {};
+    bool too_big = false;
     auto digits = [&](int64_t limit) -> std::optional<int64_t> {
       size_t start = i;
       int64_t n = 0;
       while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
         n = n * 10 + (s[i] - '0');
-        if (n >= limit) return std::nullopt;
+        if (n >= limit) {
+          too_big = true;
+          return std::nullopt;
+        }
         ++i;
       }
       if (i == start) return std::nullopt;
@@ -366,7 +370,7 @@ class Evaluator {
     for (int part = 0; part < 3; ++part) {
       auto n = digits(1000);
       if (!n) {
-        if (part == 0) return {};
+        if (part == 0 || too_big) return {};
         break;
       }
       out += *n * scale;
