@@ -15,6 +15,10 @@ TEST(Plan, KeyNamesEveryDimension) {
     EXPECT_EQ(minidnn::buildPlan(s).key, "4x8x");
 }
 
+TEST(Api, ExecuteRejectsNullHandle) {
+    EXPECT_EQ(minidnnExecute(nullptr, nullptr), MINIDNN_STATUS_BAD_PARAM);
+}
+
 TEST(PlanCache, DISABLED_PersistsAcrossHandles) {
     std::ofstream out("/tmp/minidnn_plans.bin");
     minidnnHandle_t h = nullptr;
