@@ -1,6 +1,9 @@
 #include "dsl/facts.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace review::dsl {
 
@@ -36,85 +39,172 @@ Value RulesetData::let(std::string_view name) const {
 
 namespace {
 
-constexpr int kMaxGlobDepth = 64;  // nested {} alternatives / ** backtracking bound
+// A glob compiled to a small program run as a Pike VM (Thompson's construction): every input
+// character advances the set of live instructions once, so a match takes O(|pattern| * |path|)
+// steps whatever the pattern ("**a**a**a**c" once took exponential time with backtracking).
+struct Instr {
+  enum Op { Char, Any, AnyButSlash, Class, Split, Jump, Match };
+  explicit Instr(Op o, char ch = 0, int target = 0) : op(o), c(ch), x(target) {}
+  Op op;
+  char c = 0;
+  int x = 0, y = 0;       // Split: both targets; Jump: x
+  std::string_view set;   // Class: the characters between '[' (after '!'/'^') and ']'
+  bool negated = false;
+};
 
-// Matches pattern p against s. Iterative for '*', recursive only for '**' and '{}'.
-bool match(std::string_view p, std::string_view s, int depth) {
-  if (depth > kMaxGlobDepth) return false;
-  size_t pi = 0, si = 0;
-  size_t star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size() || pi < p.size()) {
-    if (pi < p.size()) {
-      char c = p[pi];
-      if (c == '*' && pi + 1 < p.size() && p[pi + 1] == '*') {
-        // '**' : any number of whole segments. "a/**/b" also matches "a/b".
-        size_t rest = pi + 2;
-        bool slash_after = rest < p.size() && p[rest] == '/';
-        std::string_view tail = p.substr(slash_after ? rest + 1 : rest);
-        for (size_t k = si; k <= s.size(); ++k) {
-          if ((k == si || s[k - 1] == '/' || !slash_after) && match(tail, s.substr(k), depth + 1))
-            return true;
-        }
-        return false;
-      }
-      if (c == '{') {
-        size_t close = p.find('}', pi);
-        if (close == std::string_view::npos) return false;
-        std::string_view body = p.substr(pi + 1, close - pi - 1);
-        std::string_view after = p.substr(close + 1);
-        size_t start = 0;
-        while (true) {
-          size_t comma = body.find(',', start);
-          std::string alt(body.substr(start, comma == std::string_view::npos ? body.npos : comma - start));
-          alt.append(after);
-          if (match(alt, s.substr(si), depth + 1)) return true;
-          if (comma == std::string_view::npos) break;
-          start = comma + 1;
-        }
-        return false;
-      }
-      if (si < s.size()) {
-        if (c == '*') {
-          star_p = pi++;
-          star_s = si;
-          continue;
-        }
-        if (c == '?' && s[si] != '/') { ++pi; ++si; continue; }
-        if (c == '[') {
-          size_t close = p.find(']', pi + 1);
-          if (close == std::string_view::npos) return false;
-          bool neg = p[pi + 1] == '!' || p[pi + 1] == '^';
-          bool hit = false;
-          for (size_t k = pi + 1 + (neg ? 1 : 0); k < close; ++k) {
-            if (k + 2 < close && p[k + 1] == '-') {
-              if (s[si] >= p[k] && s[si] <= p[k + 2]) hit = true;
-              k += 2;
-            } else if (p[k] == s[si]) {
-              hit = true;
-            }
-          }
-          if (hit != neg && s[si] != '/') { pi = close + 1; ++si; continue; }
-        } else if (c == s[si]) {
-          ++pi; ++si; continue;
-        }
-      } else if (c == '*') {
-        ++pi;
+class GlobCompiler {
+ public:
+  explicit GlobCompiler(std::string_view p) : p_(p) {}
+  // Returns false for a malformed pattern (unclosed '[' or '{').
+  bool compile(std::vector<Instr>& out) {
+    size_t i = 0;
+    if (!seq(i, false) || i != p_.size()) return false;
+    emit(Instr(Instr::Match));
+    out = std::move(prog_);
+    return true;
+  }
+
+ private:
+  int emit(Instr in) {
+    prog_.push_back(in);
+    return static_cast<int>(prog_.size()) - 1;
+  }
+  // One sequence up to the end, or (inside braces) up to an unnested ',' or '}'.
+  bool seq(size_t& i, bool in_braces) {
+    while (i < p_.size()) {
+      char c = p_[i];
+      if (in_braces && (c == ',' || c == '}')) return true;
+      if (c == '*' && i + 1 < p_.size() && p_[i + 1] == '*') {
+        i += 2;
+        bool slash = i < p_.size() && p_[i] == '/';
+        if (slash) ++i;
+        // "**/" = (any* '/')?, "**" = any*
+        int split = emit(Instr(Instr::Split));
+        int loop = emit(Instr(Instr::Split));
+        int any = emit(Instr(Instr::Any));
+        emit(Instr(Instr::Jump, 0, loop));
+        int body_end = slash ? emit(Instr(Instr::Char, '/')) : -1;
+        int after = static_cast<int>(prog_.size());
+        prog_[split].x = loop;
+        prog_[split].y = after;
+        prog_[loop].x = any;
+        prog_[loop].y = slash ? body_end : after;
         continue;
       }
+      if (c == '*') {
+        ++i;
+        int loop = emit(Instr(Instr::Split));
+        int any = emit(Instr(Instr::AnyButSlash));
+        emit(Instr(Instr::Jump, 0, loop));
+        prog_[loop].x = any;
+        prog_[loop].y = static_cast<int>(prog_.size());
+        continue;
+      }
+      if (c == '?') {
+        ++i;
+        emit(Instr(Instr::AnyButSlash));
+        continue;
+      }
+      if (c == '[') {
+        size_t close = p_.find(']', i + 1);
+        if (close == std::string_view::npos) return false;
+        Instr in(Instr::Class);
+        in.negated = i + 1 < close && (p_[i + 1] == '!' || p_[i + 1] == '^');
+        size_t from = i + 1 + (in.negated ? 1 : 0);
+        in.set = p_.substr(from, close - from);
+        emit(in);
+        i = close + 1;
+        continue;
+      }
+      if (c == '{') {
+        ++i;
+        std::vector<int> jumps;
+        int pending_split = -1;
+        while (true) {
+          int split = emit(Instr(Instr::Split));
+          if (pending_split >= 0) prog_[pending_split].y = split;
+          prog_[split].x = split + 1;
+          if (!seq(i, true)) return false;
+          if (i >= p_.size()) return false;  // unclosed '{'
+          jumps.push_back(emit(Instr(Instr::Jump)));
+          pending_split = split;
+          if (p_[i++] == '}') break;
+        }
+        int after = static_cast<int>(prog_.size());
+        // The last alternative's split has no other branch: make it a plain fall-through.
+        prog_[pending_split].y = prog_[pending_split].x;
+        for (int j : jumps) prog_[j].x = after;
+        continue;
+      }
+      ++i;
+      emit(Instr(Instr::Char, c));
     }
-    // mismatch: backtrack to the last single '*' if it may absorb one more non-'/' char
-    if (star_p != std::string_view::npos && star_s < s.size() && s[star_s] != '/') {
-      pi = star_p + 1;
-      si = ++star_s;
-      continue;
-    }
-    return false;
+    return !in_braces;
   }
-  return true;
+
+  std::string_view p_;
+  std::vector<Instr> prog_;
+};
+
+bool in_class(const Instr& in, char ch) {
+  bool hit = false;
+  const std::string_view& s = in.set;
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (k + 2 < s.size() && s[k + 1] == '-') {
+      if (ch >= s[k] && ch <= s[k + 2]) hit = true;
+      k += 2;
+    } else if (s[k] == ch) {
+      hit = true;
+    }
+  }
+  return hit != in.negated;
+}
+
+// Adds instruction `pc` and everything it reaches without reading a character.
+void add(const std::vector<Instr>& prog, std::vector<int>& list, std::vector<char>& on, int pc) {
+  std::vector<int> stack{pc};
+  while (!stack.empty()) {
+    int k = stack.back();
+    stack.pop_back();
+    if (on[k]) continue;
+    on[k] = 1;
+    const Instr& in = prog[k];
+    if (in.op == Instr::Split) {
+      stack.push_back(in.y);
+      stack.push_back(in.x);
+    } else if (in.op == Instr::Jump) {
+      stack.push_back(in.x);
+    } else {
+      list.push_back(k);
+    }
+  }
+}
+
+bool match(std::string_view pattern, std::string_view s) {
+  std::vector<Instr> prog;
+  if (!GlobCompiler(pattern).compile(prog)) return false;
+  std::vector<int> cur, next;
+  std::vector<char> on(prog.size(), 0);
+  add(prog, cur, on, 0);
+  for (char ch : s) {
+    next.clear();
+    std::fill(on.begin(), on.end(), 0);
+    for (int k : cur) {
+      const Instr& in = prog[k];
+      bool step = (in.op == Instr::Char && in.c == ch) || in.op == Instr::Any ||
+                  (in.op == Instr::AnyButSlash && ch != '/') || (in.op == Instr::Class && ch != '/' && in_class(in, ch));
+      if (step) add(prog, next, on, k + 1);
+    }
+    cur.swap(next);
+    if (cur.empty()) return false;
+  }
+  for (int k : cur)
+    if (prog[k].op == Instr::Match) return true;
+  return false;
 }
 
 }  // namespace
 
-bool glob_match(std::string_view pattern, std::string_view path) { return match(pattern, path, 0); }
+bool glob_match(std::string_view pattern, std::string_view path) { return match(pattern, path); }
 
 }  // namespace review::dsl
