@@ -225,6 +225,7 @@ class Parser {
       new_path = strip_prefix(p->second, "b/");
     }
     std::size_t header = i_;
+    file_start_ = header;
     ++i_;
     auto value = [](std::string_view line, std::string_view key) {
       std::string_view v = line.substr(key.size());
@@ -310,6 +311,7 @@ class Parser {
 
   void plain_file() {
     ChangedFile f;
+    file_start_ = i_;
     std::string o = marker_path(lines_[i_].substr(4)), n = marker_path(lines_[i_ + 1].substr(4));
     bool old_null = o == "/dev/null", new_null = n == "/dev/null";
     // -p1, as `git apply` and `patch -p1`: drop the first component when both sides have one.
@@ -330,8 +332,32 @@ class Parser {
     finish(f, std::move(o), std::move(n), old_null, new_null, false, false);
   }
 
+  // A path of the change names a file inside the repository: relative, no "." or ".." component,
+  // no NUL. Anything else would make git (or a reader of the SARIF) look outside the tree.
+  void check_path(const std::string& p) const {
+    std::string why;
+    if (!p.empty() && p.front() == '/') why = "an absolute path";
+    else if (p.find('\0') != std::string::npos) why = "a NUL byte in the path";
+    else {
+      std::size_t start = 0;
+      while (start <= p.size()) {
+        std::size_t slash = p.find('/', start);
+        std::string_view part = std::string_view(p).substr(start, slash == std::string::npos ? p.npos : slash - start);
+        if (part == "..") why = "a \"..\" component";
+        else if (part == ".") why = "a \".\" component";
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+    }
+    if (!why.empty())
+      fail(file_start_, "the file name \"" + excerpt(p) + "\" has " + why +
+                            "; a diff names files inside the repository, relative to its top");
+  }
+
   void finish(ChangedFile& f, std::string old_path, std::string new_path, bool added, bool deleted,
               bool renamed, bool copied) {
+    check_path(old_path);
+    check_path(new_path);
     if (added) {
       f.status = FileStatus::Added;
       f.path = std::move(new_path);
@@ -448,6 +474,7 @@ class Parser {
   const std::string& name_;
   DiffOptions opts_;
   std::size_t i_ = 0;
+  std::size_t file_start_ = 0;  // the header line of the file being read
   std::vector<ChangedFile> files_;
 };
 

@@ -43,7 +43,9 @@ struct DiffOptions {
 ///   - "\"+++\" line expected after \"--- …\", got \"…\"";
 ///   - a malformed "@@" header or numbers out of range;
 ///   - a hunk that ends before its header's line counts are reached (truncated diff) or that has
-///     more lines than the header says.
+///     more lines than the header says;
+///   - a file name that is absolute, has a "." or ".." component or a NUL byte (at the file's
+///     header line): "the file name \"../x\" has a \"..\" component; …".
 /// Quoted text in messages is cut to 60 bytes (then "…") with control bytes shown as \xNN.
 /// Never reads past `text`; linear in its size.
 std::vector<ChangedFile> parse_unified_diff(std::string_view text, const std::string& name,

@@ -275,3 +275,30 @@ TEST_CASE("parse_unified_diff: hostile input never crashes") {
     }
   }
 }
+
+TEST_CASE("parse_unified_diff: file names outside the repository are refused at their header") {
+  const std::pair<const char*, const char*> rows[] = {
+      {"diff --git a/../../etc/passwd b/../../etc/passwd\n--- a/../../etc/passwd\n+++ b/../../etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",
+       "the file name \"../../etc/passwd\" has a \"..\" component; a diff names files inside the repository, relative to its top"},
+      {"--- a//etc/passwd\n+++ b//etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",
+       "the file name \"/etc/passwd\" has an absolute path; a diff names files inside the repository, relative to its top"},
+      {"diff --git a/x/./y b/x/./y\n--- a/x/./y\n+++ b/x/./y\n@@ -1 +1 @@\n-a\n+b\n",
+       "the file name \"x/./y\" has a \".\" component; a diff names files inside the repository, relative to its top"},
+      {"diff --git a/ok.py b/sub/../../up.py\nrename from ok.py\nrename to sub/../../up.py\n",
+       "the file name \"sub/../../up.py\" has a \"..\" component; a diff names files inside the repository, relative to its top"},
+  };
+  for (const auto& [text, message] : rows) {
+    INFO(text);
+    try {
+      parse_unified_diff(text, "pr.diff");
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK(e.where == "pr.diff:1");
+      CHECK(e.message == message);
+    }
+  }
+  // A name with dots that is not a component stays fine.
+  auto ok = parse_unified_diff("--- a/x..y/.hidden\n+++ b/x..y/.hidden\n@@ -1 +1 @@\n-a\n+b\n", "pr.diff");
+  REQUIRE(ok.size() == 1);
+  CHECK(ok[0].path == "x..y/.hidden");
+}
