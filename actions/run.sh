@@ -19,7 +19,7 @@ fail_on=${INPUT_FAIL_ON:-block}
 filter=${INPUT_FILTER:-added}
 annotations=${INPUT_ANNOTATIONS:-auto}
 comment=${INPUT_COMMENT:-false}
-sarif=${INPUT_SARIF_FILE:-review.sarif}
+sarif=${INPUT_SARIF_FILE:-}
 workspace=${GITHUB_WORKSPACE:-$PWD}
 
 case "$fail_on" in block|warn|note|never) ;; *) fail "fail-on must be block, warn, note or never, not '$fail_on'" ;; esac
@@ -77,14 +77,27 @@ fi
 outdir=$(mktemp -d "${RUNNER_TEMP:-/tmp}/review-action.XXXXXX")
 json="$outdir/review.json"
 summary="$outdir/summary.md"
-case "$sarif" in /*) sarif_path=$sarif ;; *) sarif_path="$workspace/$sarif" ;; esac
+# Outputs go under RUNNER_TEMP by default, outside the checkout the pull request wrote (a link it
+# committed there cannot redirect them); the runner refuses to write through a symbolic link anyway.
+case "$sarif" in
+  "") sarif_path="$outdir/review.sarif" ;;
+  /*) sarif_path=$sarif ;;
+  *) sarif_path="$workspace/$sarif" ;;
+esac
 mkdir -p "$(dirname "$sarif_path")"
 
 args+=(--fail-on "$fail_on" --filter "$filter" --format text --sarif "$sarif_path"
        --format "summary=$summary" --format "json=$json")
 [ -n "${INPUT_CATEGORY:-}" ] && args+=(--category "$INPUT_CATEGORY")
 [ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
-if [ -n "${INPUT_CONFIG:-}" ] && [ -f "$workspace/$INPUT_CONFIG" ]; then
+# The trust boundary: in a pull-request run the review policy (the config, rulesets given as paths,
+# the baseline) is read from the base commit, so a pull request cannot change its own review; an
+# edit to the policy is reported as a finding. Without a base (audit, push without `before`) the
+# checked-out files are the policy.
+if [ -n "$base" ] && [ "$audit" != true ]; then
+  args+=(--policy-from "$base")
+  [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$workspace/$INPUT_CONFIG")
+elif [ -n "${INPUT_CONFIG:-}" ] && [ -f "$workspace/$INPUT_CONFIG" ]; then
   args+=(--config "$workspace/$INPUT_CONFIG")
 fi
 token_ok=false

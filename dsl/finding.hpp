@@ -69,6 +69,9 @@ struct Finding {
   bool suppressed = false;      ///< by an inline `review: ignore[ID]` or a baseline entry
   std::string suppression_kind; ///< "inSource" or "external" (SARIF 2.1.0 §3.34.4)
   std::string suppression_reason;
+  /// The inline ignore comment that suppresses it is on an added line: the change under review
+  /// suppresses its own finding (shown as "suppressed by this change" in the card and SARIF).
+  bool suppressed_by_change = false;
 };
 
 }  // namespace review::dsl

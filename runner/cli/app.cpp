@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "dsl/ruleset.hpp"
 #include "runner/cli/config.hpp"
 #include "runner/cli/examples.hpp"
+#include "runner/cli/guard.hpp"
 #include "runner/cli/merge.hpp"
 #include "runner/cli/review.hpp"
 #include "runner/cli/rulesets.hpp"
@@ -171,8 +173,10 @@ int suggest_flags(const CLI::App& app, std::ostream& err) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  std::ostream& out = std::cout;
-  std::ostream& err = std::cerr;
+  // Every line the runner prints is safe in a CI log (runner/cli/guard.hpp); run_review writes
+  // its stdout outputs itself, the `github` format's workflow commands raw.
+  CommandGuard out_guard(std::cout.rdbuf()), err_guard(std::cerr.rdbuf());
+  std::ostream out(&out_guard), err(&err_guard);
   CLI::App app{"runner: executable review checklists for pull requests (review-action " REVIEW_VERSION ")"};
   app.set_version_flag("--version", std::string("runner ") + REVIEW_VERSION);
   app.footer(kMainFooter);
@@ -181,8 +185,13 @@ int run(int argc, char** argv) {
   ReviewOptions o;
   std::vector<std::string> formats;
   std::string sarif, fail_on = "block";
-  std::string config, shard;
+  std::string config, shard, policy_from;
   app.add_option("--config", config, "Review configuration (.github/review.yml): rulesets, fail-on, filter, baseline, exclude, severity");
+  app.add_option("--policy-from", policy_from,
+                 "Read the review policy (--config, rulesets given as paths and what they `use`, the baseline) "
+                 "from this revision of --repo, e.g. a pull request's base, not from the work tree; a change "
+                 "to the policy is reported as a finding. The action passes the base commit")
+      ->type_name("REV");
   app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable");
   auto* g_in = "Input";
   app.add_option("--repo", o.inputs.repo, "Repository folder (default: . or $GITHUB_WORKSPACE)")->group(g_in);
@@ -285,17 +294,36 @@ int run(int argc, char** argv) {
     // An audit is a batch job over the whole tree: repository-wide rules get time to finish.
     if (o.inputs.all && budget_opt->count() == 0) o.rule_budget_ms = 60000;
 
+    try {
+      std::string repo = o.inputs.repo;
+      if (repo.empty() && std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true" &&
+          std::getenv("GITHUB_WORKSPACE"))
+        repo = std::getenv("GITHUB_WORKSPACE");
+      o.policy = std::make_shared<PolicySource>(repo, policy_from);
+    } catch (const PolicyError& e) {
+      err << "runner: " << e.message << "\n";
+      return 3;
+    }
     if (!config.empty()) {
       try {
-        ReviewConfig c = load_review_config(config);
+        std::optional<std::string> text = o.policy->read(config);
+        if (!text && policy_from.empty()) throw ConfigError{config + ": cannot read the configuration file"};
+        if (!text)
+          err << "note: no configuration " << o.policy->display(config) << " in " << policy_from
+              << ", where the review policy is read from; the defaults apply\n";
+        ReviewConfig c = text ? parse_review_config(*text, config) : ReviewConfig{};
         if (o.rulesets.empty()) o.rulesets = c.rulesets;
         if (c.fail_on && fail_on_opt->count() == 0) fail_on = *c.fail_on;
         if (c.filter && filter_opt->count() == 0) o.filter = *c.filter;
         if (c.baseline && o.baseline.empty()) o.baseline = *c.baseline;
         o.exclude = c.exclude;
         o.severity_overrides = c.severity;
+        o.inline_suppressions = c.inline_suppressions;
       } catch (const ConfigError& e) {
         err << e.message << "\n";
+        return 3;
+      } catch (const PolicyError& e) {
+        err << "runner: " << e.message << "\n";
         return 3;
       }
     }
@@ -330,7 +358,8 @@ int run(int argc, char** argv) {
     if (std::none_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) { return s.path.empty() || s.path == "-"; }))
       o.outputs.insert(o.outputs.begin(), OutputSpec{"text", ""});
     o.fail_on = parse_fail_on(fail_on);
-    return run_review(o, environment_from_process(), out, err, ::isatty(1) != 0);
+    out.flush();
+    return run_review(o, environment_from_process(), std::cout, err, ::isatty(1) != 0);
   } catch (const std::exception& e) {
     err << "runner: internal error: " << e.what() << "\n";
     return 2;

@@ -71,7 +71,8 @@ ReviewConfig parse_review_config(const std::string& text, const std::string& nam
   ReviewConfig c;
   if (!root || root.IsNull()) return c;
   if (!root.IsMap()) throw ConfigError{pos(name, root) + ": the configuration must be a mapping of keys to values"};
-  static const std::vector<std::string> keys = {"rulesets", "fail-on", "filter", "baseline", "exclude", "severity"};
+  static const std::vector<std::string> keys = {"rulesets", "fail-on", "filter", "baseline", "exclude", "severity",
+                                                   "inline-suppressions"};
   for (const auto& kv : root) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
     const YAML::Node& v = kv.second;
@@ -80,6 +81,7 @@ ReviewConfig parse_review_config(const std::string& text, const std::string& nam
     else if (key == "filter") c.filter = one_of(name, v, "filter", {"added", "context", "file", "all"});
     else if (key == "baseline") c.baseline = scalar(name, v, "baseline");
     else if (key == "exclude") c.exclude = strings(name, v, "exclude");
+    else if (key == "inline-suppressions") c.inline_suppressions = one_of(name, v, "inline-suppressions", {"all", "base-only"});
     else if (key == "severity") {
       if (!v.IsMap()) throw ConfigError{pos(name, v) + ": `severity` must map rule ids to block, warn, note or off"};
       for (const auto& r : v) c.severity[r.first.Scalar()] = one_of(name, r.second, "severity", {"block", "warn", "note", "off"});
@@ -89,7 +91,7 @@ ReviewConfig parse_review_config(const std::string& text, const std::string& nam
       for (const auto& k : keys)
         if (size_t d = distance(key, k); d < bd) bd = d, best = k;
       throw ConfigError{pos(name, kv.first) + ": unknown key `" + key + "`" +
-                        (best.empty() ? "; known keys: rulesets, fail-on, filter, baseline, exclude, severity"
+                        (best.empty() ? "; known keys: rulesets, fail-on, filter, baseline, exclude, severity, inline-suppressions"
                                       : "; did you mean `" + best + "`?")};
     }
   }

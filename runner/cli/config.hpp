@@ -8,6 +8,8 @@
 //   severity:                        # per-rule overrides
 //     D2: note
 //     HK1: off                       # `off` drops the rule's findings
+//   inline-suppressions: base-only   # all (default) | base-only: an ignore comment the change
+//                                    # itself adds does not suppress (it is shown either way)
 //
 // Command-line flags win over the file. Unknown keys and bad values are errors with line and
 // column ("review.yml:3:1: unknown key `fail_on`; did you mean `fail-on`?").
@@ -27,6 +29,7 @@ struct ReviewConfig {
   std::optional<std::string> baseline;
   std::vector<std::string> exclude;       ///< globs
   std::map<std::string, std::string> severity;  ///< rule id -> block|warn|note|off
+  std::string inline_suppressions = "all";      ///< all|base-only
 };
 
 /// A configuration error: "file:line:col: message".

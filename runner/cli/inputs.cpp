@@ -20,7 +20,7 @@ Environment environment_from_process() {
   Environment env;
   for (const char* name : {"GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_WORKSPACE", "GITHUB_REPOSITORY",
                            "GITHUB_API_URL", "GITHUB_SERVER_URL", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN",
-                           "NO_COLOR", "GITHUB_SHA"}) {
+                           "NO_COLOR", "GITHUB_SHA", "GITHUB_WORKFLOW", "GITHUB_JOB"}) {
     if (const char* v = std::getenv(name)) env.vars[name] = v;
   }
   return env;

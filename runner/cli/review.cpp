@@ -11,13 +11,19 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "dsl/ruleset.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
 #include "runner/github/check_run.hpp"
 #include "runner/github/comment.hpp"
+#include "runner/report/escape.hpp"
 #include "runner/report/filter.hpp"
 #include "runner/report/reporter.hpp"
 #include "runner/report/suppress.hpp"
@@ -27,38 +33,76 @@ namespace fs = std::filesystem;
 
 bool write_file_atomically(const std::string& path, const std::string& data, std::string& error) {
   fs::path p(path);
-  fs::path tmp = p;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      std::error_code ec;
-      fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-      error = "cannot write " + path + ": " +
-              (fs::is_directory(dir, ec) ? std::string("permission denied or not a regular file")
-                                         : "the folder " + dir.string() + " does not exist");
-      return false;
-    }
-    f << data;
-    f.flush();
-    if (!f) {
-      error = "cannot write " + path + " (the disk may be full)";
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
+  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
   std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    error = "cannot move " + tmp.string() + " to " + path + ": " + ec.message();
-    fs::remove(tmp, ec);
+  // An output path that is a symbolic link is refused: in a checkout, a link the pull request
+  // committed could point at a file of the workflow.
+  if (fs::is_symlink(fs::symlink_status(p, ec))) {
+    error = "refusing to write " + path + ": it is a symbolic link (remove it, or write the output elsewhere)";
+    return false;
+  }
+  if (!fs::is_directory(dir, ec)) {
+    error = "cannot write " + path + ": the folder " + dir.string() + " does not exist";
+    return false;
+  }
+  // The temporary file: a new name made by mkstemp (O_CREAT|O_EXCL, so never opened through an
+  // existing file or link), in the target's folder so the rename is atomic.
+  std::string tmpl = (dir / ("." + p.filename().string() + ".tmp.XXXXXX")).string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string tmp(name.data());
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  const char* at = data.data();
+  std::size_t left = data.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, at, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = "cannot write " + path + ": " + std::strerror(errno) + (errno == ENOSPC ? " (the disk is full)" : "");
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return false;
+    }
+    at += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  // rename(2) replaces the directory entry, never a file a link points to.
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = "cannot move " + tmp + " to " + path + ": " + std::strerror(errno);
+    ::unlink(tmp.c_str());
     return false;
   }
   return true;
 }
 
 namespace {
+
+// The finding that reports an edit of the review policy; not a rule of any ruleset.
+dsl::RuleMeta policy_edit_rule() {
+  dsl::RuleMeta m;
+  m.id = "review-policy-edit";
+  m.title = "This pull request edits the review policy";
+  m.severity = dsl::Severity::Warn;
+  m.ruleset = "review-action";
+  m.problem = "this pull request edits the review policy ({file})";
+  m.impact = "the review used the base's version; the edit applies to every later review";
+  m.action = "a maintainer reviews the policy change itself";
+  m.help = "In a pull-request run the configuration, the rulesets given as paths and the baseline are read "
+           "from the base commit (docs/github-action.md, Security model).";
+  return m;
+}
 
 std::string repository_uri(const change::PrMeta& pr, const Environment& env) {
   if (pr.repository.empty()) return {};
@@ -81,7 +125,7 @@ void print_notes(const std::vector<std::string>& notes, std::ostream& err) {
   for (const auto& n : notes) {
     bool per_file = n.find(": not analysed (") != std::string::npos || n.find(": skipped: ") != std::string::npos;
     if (per_file && ++file_notes > kShown) continue;
-    err << "note: " << n << "\n";
+    err << "note: " << report::terminal_safe(n) << "\n";
   }
   if (file_notes > kShown)
     err << "note: … and " << file_notes - kShown << " more files not analysed (binary, or over the size limit)\n";
@@ -95,7 +139,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   std::vector<std::shared_ptr<const dsl::Program>> programs;
   bool ruleset_error = false;
   for (const auto& name : opts.rulesets) {
-    dsl::LoadResult r = load_ruleset_arg(name, {});
+    dsl::LoadResult r = load_ruleset_arg(name, {}, opts.policy.get());
     for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
     if (!r.ok()) ruleset_error = true;
     else programs.push_back(r.program);
@@ -244,20 +288,67 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     findings = std::move(kept);
   }
   report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
-  findings = report::apply_filter(std::move(findings), *filter, report::diff_query(*change));
-  for (const auto& w : report::apply_inline_suppressions(findings, source)) err << "warning: " << w << "\n";
+  report::DiffQuery diffq = report::diff_query(*change);
+  findings = report::apply_filter(std::move(findings), *filter, diffq);
+  report::InlineOptions inline_opts;
+  inline_opts.added = diffq.is_added;
+  inline_opts.honour_added = opts.inline_suppressions != "base-only";
+  inline_opts.comment = [&facts](const std::string& path, int line) -> std::optional<std::string> {
+    auto m = facts.model(path, false);
+    if (!m || m->lines.empty()) return std::nullopt;
+    if (line < 1 || line > static_cast<int>(m->lines.size())) return std::string();
+    return m->lines[line - 1].comment;
+  };
+  for (const auto& w : report::apply_inline_suppressions(findings, source, inline_opts)) {
+    err << "warning: " << report::terminal_safe(w) << "\n";
+    if (w.find("not honoured") != std::string::npos) run.notes.push_back(w);
+  }
   if (!opts.baseline.empty()) {
-    std::ifstream in(opts.baseline);
-    if (!in) {
-      err << opts.baseline << ": cannot read the baseline file\n";
+    std::optional<std::string> text;
+    try {
+      text = opts.policy ? opts.policy->read(opts.baseline) : PolicySource("", "").read(opts.baseline);
+    } catch (const PolicyError& e) {
+      err << "runner: " << e.message << "\n";
+      return 3;
+    }
+    if (!text) {
+      err << opts.baseline << ": cannot read the baseline file"
+          << (opts.policy && !opts.policy->revision().empty() ? " in " + opts.policy->revision() : std::string()) << "\n";
       return 3;
     }
     try {
+      std::istringstream in(*text);
       auto base = report::read_baseline(in, opts.baseline);
       report::apply_baseline(findings, base, source);
     } catch (const change::InputError& e) {
       err << e.where << ": " << e.message << "\n";
       return 3;
+    }
+  }
+  // The trust boundary: policy read from a revision (the base) does not see the change's edits to
+  // it, and such an edit is itself something a maintainer must look at.
+  if (opts.policy && !opts.policy->revision().empty()) {
+    std::set<std::string> edited;
+    for (const auto& cf : change->files) {
+      if (opts.policy->paths().count(cf.path)) edited.insert(cf.path);
+      if (!cf.old_path.empty() && opts.policy->paths().count(cf.old_path)) edited.insert(cf.old_path);
+    }
+    if (!edited.empty()) {
+      dsl::RuleMeta meta = policy_edit_rule();
+      run.rules.push_back(meta);
+      for (const auto& path : edited) {
+        dsl::Finding f;
+        f.rule_id = meta.id;
+        f.rule_title = meta.title;
+        f.severity = meta.severity;
+        f.file = path;
+        f.touches_change = true;
+        f.problem = "this pull request edits the review policy (" + path + ")";
+        f.impact = "the review used the version of " + opts.policy->revision().substr(0, 12) +
+                   ", so the edit had no effect on this review, and it will apply to every later one";
+        f.action = "a maintainer reviews the policy change itself";
+        findings.push_back(std::move(f));
+      }
     }
   }
   findings = report::sort_and_dedup(std::move(findings));
@@ -310,7 +401,8 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       continue;
     }
     if (to_stdout) {
-      out << text;
+      // Workflow commands only where the `github` format means them (runner/cli/guard.hpp).
+      out << (o.format == "github" ? text : report::neutralise_workflow_commands(text));
     } else {
       std::string e;
       if (!write_file_atomically(o.path, text, e)) {
@@ -349,7 +441,12 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
           err << "warning: no pull-request number known; the sticky comment was skipped\n";
         } else {
           std::string name = run.rulesets.empty() ? "review" : run.rulesets.front();
-          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card);
+          // The marker names the workflow and job: two jobs reviewing one pull request keep two
+          // comments; only the token's own comment is ever edited (runner/github/comment.hpp).
+          github::StickyOptions so;
+          if (!env.get("GITHUB_WORKFLOW").empty() || !env.get("GITHUB_JOB").empty())
+            so.scope = env.get("GITHUB_WORKFLOW") + "/" + env.get("GITHUB_JOB");
+          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card, so);
           if (r.outcome == github::CommentOutcome::NoPermission || r.outcome == github::CommentOutcome::Failed)
             err << "warning: the verdict comment was not written: " << r.message << "\n";
         }
@@ -358,6 +455,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   }
   // An output that could not be written is an input/output error (3): the caller must not
   // mistake a missing SARIF file for a clean review. The other outputs were still written.
+  // Standard output that could not take the report (a full disk, /dev/full, a closed pipe) is an
+  // output error like a file that could not be written.
+  out.flush();
+  if (!out) {
+    err << "runner: cannot write the report to standard output (" << std::strerror(errno ? errno : EIO)
+        << "); the review's result is unknown to whoever reads it\n";
+    output_failed = true;
+  }
   return output_failed ? 3 : exit_code;
 }
 

@@ -6,6 +6,7 @@
 
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "dsl/finding.hpp"
 #include "runner/change/shard.hpp"
 #include "runner/cli/inputs.hpp"
+#include "runner/cli/policy.hpp"
 
 namespace review::cli {
 
@@ -39,6 +41,11 @@ struct ReviewOptions {
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
   std::vector<std::string> exclude;         ///< globs: findings in these paths are dropped (config)
   std::map<std::string, std::string> severity_overrides;  ///< rule id -> block|warn|note|off (config)
+  /// Where rulesets given as paths and the baseline are read (--policy-from: a revision);
+  /// nullptr = the file system. When it reads a revision, every changed file that is a policy
+  /// file it tried becomes a finding "this pull request edits the review policy".
+  std::shared_ptr<PolicySource> policy;
+  std::string inline_suppressions = "all";  ///< all|base-only (config `inline-suppressions`)
   /// --shard I/N: review only the changed files that shard I owns (change::keep_shard); facts
   /// about the repository still see every file. So that the shards' SARIF files merge into what
   /// one unsharded run reports, shard I keeps a finding only when it has no file and I is 1 (the
@@ -55,8 +62,11 @@ struct ReviewOptions {
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
                bool stdout_is_tty);
 
-/// Writes `data` to `path` atomically (a temporary file in the same folder, then rename).
-/// Returns false and sets `error` on failure.
+/// Writes `data` to `path` atomically: a new temporary file in the same folder made by mkstemp(3)
+/// (O_CREAT|O_EXCL: never opened through an existing file or symbolic link), then rename(2).
+/// Returns false and sets `error` when `path` is a symbolic link ("refusing to write PATH: it is a
+/// symbolic link …"), its folder does not exist, or writing fails (the reason from errno; a full
+/// disk says so). The temporary file never outlives a failure.
 bool write_file_atomically(const std::string& path, const std::string& data, std::string& error);
 
 }  // namespace review::cli

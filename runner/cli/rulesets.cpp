@@ -12,15 +12,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<std::string> read_file(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return std::nullopt;
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::optional<std::string> read_file(const fs::path& p, PolicySource* policy) {
+  if (policy) return policy->read(p.string());
+  PolicySource here("", "");
+  return here.read(p.string());
 }
+
+// A --ruleset argument names a file only when it looks like a path ("./atom", "rules/x.rules") or
+// when no shipped ruleset has that name: a file the pull request adds ("atom") never shadows the
+// shipped ruleset.
+bool looks_like_path(const std::string& s) { return s.find('/') != std::string::npos || s.find('\\') != std::string::npos; }
 
 std::optional<std::pair<std::string, std::string>> shipped(std::string name) {
   if (name.size() < 6 || name.compare(name.size() - 6, 6, ".rules") != 0) name += ".rules";
@@ -31,17 +32,18 @@ std::optional<std::pair<std::string, std::string>> shipped(std::string name) {
 
 }  // namespace
 
-std::optional<std::pair<std::string, std::string>> find_ruleset(const std::string& arg) {
-  if (auto text = read_file(arg)) return std::make_pair(arg, *text);
-  if (arg.find('/') == std::string::npos) return shipped(arg);
+std::optional<std::pair<std::string, std::string>> find_ruleset(const std::string& arg, PolicySource* policy) {
+  if (!looks_like_path(arg))
+    if (auto s = shipped(arg)) return s;
+  if (auto text = read_file(arg, policy)) return std::make_pair(arg, *text);
   return std::nullopt;
 }
 
-dsl::Resolver use_resolver() {
-  return [](const std::string& use, const std::string& from) -> std::optional<std::pair<std::string, std::string>> {
+dsl::Resolver use_resolver(PolicySource* policy) {
+  return [policy](const std::string& use, const std::string& from) -> std::optional<std::pair<std::string, std::string>> {
     if (from.rfind("<shipped>/", 0) != 0) {
       fs::path p = fs::path(from).parent_path() / use;
-      if (auto text = read_file(p)) return std::make_pair(p.lexically_normal().string(), *text);
+      if (auto text = read_file(p, policy)) return std::make_pair(p.lexically_normal().string(), *text);
     }
     return shipped(fs::path(use).filename().string());
   };
@@ -56,8 +58,21 @@ std::vector<std::string> shipped_ruleset_names() {
   return out;
 }
 
-dsl::LoadResult load_ruleset_arg(const std::string& arg, const dsl::LoadOptions& opts) {
-  auto found = find_ruleset(arg);
+dsl::LoadResult load_ruleset_arg(const std::string& arg, const dsl::LoadOptions& opts, PolicySource* policy) {
+  std::optional<std::pair<std::string, std::string>> found;
+  auto refused = [&](const PolicyError& e) {
+    dsl::LoadResult r;
+    dsl::Diagnostic d;
+    d.file = arg;
+    d.message = e.message;
+    r.diagnostics.push_back(d);
+    return r;
+  };
+  try {
+    found = find_ruleset(arg, policy);
+  } catch (const PolicyError& e) {
+    return refused(e);
+  }
   if (!found) {
     dsl::LoadResult r;
     dsl::Diagnostic d;
@@ -66,10 +81,17 @@ dsl::LoadResult load_ruleset_arg(const std::string& arg, const dsl::LoadOptions&
     for (const auto& n : shipped_ruleset_names()) names += (names.empty() ? "" : ", ") + n;
     d.message = "no ruleset file of that name, and no shipped ruleset called that (shipped: " +
                 (names.empty() ? std::string("none") : names) + ")";
+    if (policy && !policy->revision().empty() && looks_like_path(arg))
+      d.message = "no ruleset file of that name in " + policy->revision() +
+                  ", where the review policy is read from (a ruleset this change adds cannot review it)";
     r.diagnostics.push_back(d);
     return r;
   }
-  return dsl::load_ruleset(found->first, found->second, facts::fact_schema(), use_resolver(), opts);
+  try {
+    return dsl::load_ruleset(found->first, found->second, facts::fact_schema(), use_resolver(policy), opts);
+  } catch (const PolicyError& e) {
+    return refused(e);
+  }
 }
 
 }  // namespace review::cli

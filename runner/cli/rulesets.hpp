@@ -1,5 +1,7 @@
-// Finding and loading rulesets for the CLI: a bare name ("atom" or "atom.rules") resolves to a
-// shipped ruleset embedded in the binary; anything else is a path. `use "x.rules"` resolves
+// Finding and loading rulesets for the CLI: a bare name ("atom" or "atom.rules") of a shipped
+// ruleset always resolves to that ruleset, embedded in the binary (a file of that name in the
+// repository never shadows it: name it as a path, "./atom.rules"); anything else is a path, read
+// through a PolicySource (the base commit in a pull-request run; nullptr = the file system). `use "x.rules"` resolves
 // relative to the including file, then to the shipped set.
 #pragma once
 
@@ -10,22 +12,29 @@
 #include <vector>
 
 #include "dsl/ruleset.hpp"
+#include "runner/cli/policy.hpp"
 
 namespace review::cli {
 
 /// Returns (display name, text) for a --ruleset argument, or nullopt when neither a readable file
-/// nor a shipped ruleset has that name. Shipped names win only when no file of that name exists.
-std::optional<std::pair<std::string, std::string>> find_ruleset(const std::string& name_or_path);
+/// nor a shipped ruleset has that name. A shipped name always wins over a file of that name; a
+/// path ("./x", "a/b.rules") is always a file. Throws PolicyError when the file is refused
+/// (a symbolic link, see PolicySource::read).
+std::optional<std::pair<std::string, std::string>> find_ruleset(const std::string& name_or_path,
+                                                                PolicySource* policy = nullptr);
 
-/// The resolver for `use` (see dsl::Resolver).
-dsl::Resolver use_resolver();
+/// The resolver for `use` (see dsl::Resolver): relative to the including file, read through
+/// `policy`, then the shipped set. Throws PolicyError as find_ruleset.
+dsl::Resolver use_resolver(PolicySource* policy = nullptr);
 
 /// Shipped ruleset names without the ".rules" extension, sorted ("aiter", "atom", ...).
 std::vector<std::string> shipped_ruleset_names();
 
 /// Loads one ruleset against the runner's fact schema. Diagnostics are appended to `diags`.
 /// Returns the result (program null on errors, or when the ruleset is not found: then one
-/// diagnostic says so and lists the shipped names).
-dsl::LoadResult load_ruleset_arg(const std::string& name_or_path, const dsl::LoadOptions& opts);
+/// diagnostic says so and lists the shipped names; or when a file was refused: then the diagnostic
+/// is PolicyError's message).
+dsl::LoadResult load_ruleset_arg(const std::string& name_or_path, const dsl::LoadOptions& opts,
+                                 PolicySource* policy = nullptr);
 
 }  // namespace review::cli

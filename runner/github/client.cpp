@@ -300,7 +300,10 @@ PagedResponse Client::get_all(std::string_view path) {
     ++out.pages;
     if (!out.last.ok()) return out;
     auto j = out.last.json();
-    if (!j.is_array()) return out;
+    if (!j.is_array()) {
+      out.invalid = true;  // not an empty list: the caller must not act as if nothing were there
+      return out;
+    }
     for (auto& item : j) out.items.push_back(std::move(item));
     auto link = out.last.headers.find("link");
     next = link == out.last.headers.end() ? "" : next_link(link->second);

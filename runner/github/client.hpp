@@ -117,6 +117,7 @@ struct PagedResponse {
   std::vector<nlohmann::json> items;
   Response last;               ///< the failing page's answer, or the last page's
   int pages = 0;
+  bool invalid = false;        ///< a 2xx page was not a JSON array (items are incomplete)
   bool ok() const { return last.ok(); }
 };
 
@@ -148,7 +149,7 @@ class Client {
 
   /// GETs `path` and follows `Link: rel="next"` while the answers are JSON arrays, up to
   /// `max_pages`. A next link to another host is not followed (the token stays on `api_url`'s
-  /// host). Stops at the first failing page.
+  /// host). Stops at the first failing page, and at a page that is not a JSON array (`invalid`).
   PagedResponse get_all(std::string_view path);
 
   const ClientOptions& options() const { return options_; }

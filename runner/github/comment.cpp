@@ -30,36 +30,78 @@ void take_ids(CommentResult& out, const Response& r) {
 
 }  // namespace
 
-std::string sticky_marker(std::string_view ruleset) {
+namespace {
+std::string marker_word(std::string_view s) {
   std::string name;
-  for (char c : ruleset) {
+  for (char c : s) {
     bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/' || c == '-';
     name += keep ? c : '_';
   }
   // "--" may not appear inside an HTML comment.
   for (size_t p = name.find("--"); p != std::string::npos; p = name.find("--")) name[p + 1] = '_';
-  return "<!-- review-action:" + name + " -->";
+  if (!name.empty() && name.back() == '-') name.back() = '_';
+  return name;
+}
+bool iequal(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+}  // namespace
+
+std::string sticky_marker(std::string_view ruleset, std::string_view scope) {
+  std::string m = "<!-- review-action:" + marker_word(ruleset);
+  if (!scope.empty()) m += " job=" + marker_word(scope);
+  return m + " -->";
 }
 
-std::string sticky_body(std::string_view ruleset, std::string_view body_markdown) {
-  std::string marker = sticky_marker(ruleset) + "\n";
+std::string sticky_body(std::string_view ruleset, std::string_view body_markdown, std::string_view scope) {
+  std::string marker = sticky_marker(ruleset, scope) + "\n";
   return marker + cut_output(body_markdown, kMaxCommentChars - marker.size());
 }
 
+std::string token_login(Client& client, std::string& error) {
+  Response r = client.get("/user");
+  if (r.status == 401 || r.status == 403) return "github-actions[bot]";
+  auto j = r.json();
+  if (r.ok() && j.is_object() && j.contains("login") && j["login"].is_string()) return j["login"].get<std::string>();
+  error = r.ok() ? "GET /user: the answer has no login" : describe_failure(r);
+  return {};
+}
+
 CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long long number,
-                                    std::string_view ruleset, std::string_view body_markdown) {
-  const std::string marker = sticky_marker(ruleset);
-  const std::string body = sticky_body(ruleset, body_markdown);
+                                    std::string_view ruleset, std::string_view body_markdown,
+                                    const StickyOptions& options) {
+  const std::string marker = sticky_marker(ruleset, options.scope);
+  const std::string body = sticky_body(ruleset, body_markdown, options.scope);
   const std::string issue = "/repos/" + std::string(repo) + "/issues/" + std::to_string(number);
+
+  std::string owner = options.owner, error;
+  if (owner.empty()) owner = token_login(client, error);
+  if (owner.empty()) {
+    CommentResult out;
+    out.message = "cannot tell whose comment is ours: " + error;
+    return out;
+  }
 
   PagedResponse list = client.get_all(issue + "/comments?per_page=100");
   if (!list.ok()) return failed(list.last);
+  if (list.invalid) {
+    CommentResult out;
+    out.message = "GET " + issue + "/comments: the answer is not a JSON list of comments; nothing was written";
+    return out;
+  }
 
   for (const auto& c : list.items) {
     if (!c.is_object() || !c.contains("body") || !c["body"].is_string() || !c.contains("id") ||
         !c["id"].is_number_integer())
       continue;
-    if (c["body"].get<std::string>().find(marker) == std::string::npos) continue;
+    if (c["body"].get<std::string>().rfind(marker, 0) != 0) continue;
+    // Only our own comment: a stranger can paste the marker.
+    if (!c.contains("user") || !c["user"].is_object() || !c["user"].contains("login") ||
+        !c["user"]["login"].is_string() || !iequal(c["user"]["login"].get<std::string>(), owner))
+      continue;
     CommentResult out;
     out.outcome = CommentOutcome::Updated;
     out.comment_id = c["id"].get<long long>();

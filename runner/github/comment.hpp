@@ -1,6 +1,12 @@
 // One sticky pull-request comment per ruleset, updated in place.
 //
-// The comment carries a hidden HTML marker, `<!-- review-action:<ruleset> -->`, on its first line.
+// The comment carries a hidden HTML marker, `<!-- review-action:<ruleset> [job=<workflow>/<job>] -->`,
+// on its first line. Only a comment that starts with the marker AND was written by the token's
+// own identity carries the verdict: anyone can paste the marker into a comment of their own
+// ("LGTM"), and such a comment is never edited, never counted, never left standing in for ours.
+// The identity is `GET /user`'s login (a personal or OAuth token); an installation token (the
+// workflow's GITHUB_TOKEN) cannot read /user, and then the owner is `github-actions[bot]`
+// unless StickyOptions::owner names the app's bot.
 // GitHub REST "Issue comments" (pull requests are issues for comments):
 //   GET   /repos/{owner}/{repo}/issues/{number}/comments?per_page=100   (paginated, Link headers)
 //   PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}
@@ -33,19 +39,35 @@ struct CommentResult {
   std::string message;
 };
 
-/// `<!-- review-action:NAME -->`; characters other than [A-Za-z0-9._/-] in `ruleset` become '_'
-/// so the marker can never close the HTML comment early.
-std::string sticky_marker(std::string_view ruleset);
+/// Who may own the sticky comment, and which run it belongs to.
+struct StickyOptions {
+  /// The workflow and job identity ("review.yml/review"): two workflows or jobs reviewing one pull
+  /// request keep separate comments. "" = none (the marker names the ruleset only).
+  std::string scope;
+  /// The login whose comment carries the verdict; "" = the token's own (see above).
+  std::string owner;
+};
+
+/// `<!-- review-action:NAME -->`, or `<!-- review-action:NAME job=SCOPE -->`; characters other
+/// than [A-Za-z0-9._/-] become '_' so the marker can never close the HTML comment early.
+std::string sticky_marker(std::string_view ruleset, std::string_view scope = {});
 
 /// The full comment body: the marker line, then `body_markdown`, cut to GitHub's 65,536
 /// characters with a note when longer.
-std::string sticky_body(std::string_view ruleset, std::string_view body_markdown);
+std::string sticky_body(std::string_view ruleset, std::string_view body_markdown, std::string_view scope = {});
 
-/// Finds the first comment on pull request `number` of `repo` ("owner/name") whose body
-/// contains sticky_marker(`ruleset`) (all pages), PATCHes it with sticky_body(), else POSTs
-/// a new one. Never creates a second marked comment when one exists. When the existing body is
-/// already identical, nothing is written (outcome Updated). Never throws.
+/// The login of the token's identity: `GET /user`'s `login`; "github-actions[bot]" when /user
+/// answers 401/403 (an installation token); "" when the call fails otherwise (then `error` says why).
+std::string token_login(Client& client, std::string& error);
+
+/// Finds the first comment on pull request `number` of `repo` ("owner/name") whose body starts
+/// with sticky_marker(`ruleset`, scope) and whose author is the owner (all pages), PATCHes it with
+/// sticky_body(), else POSTs a new one. Comments of anyone else are ignored, marker or not. Never
+/// creates a second comment of ours when one exists. When the existing body is already identical,
+/// nothing is written (outcome Updated). A listing that is not a JSON array is a failure (never
+/// read as "no comment yet"). Never throws.
 CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long long number,
-                                    std::string_view ruleset, std::string_view body_markdown);
+                                    std::string_view ruleset, std::string_view body_markdown,
+                                    const StickyOptions& options = {});
 
 }  // namespace review::github

@@ -86,7 +86,8 @@ std::string escape_command_property(std::string_view s) {
 
 namespace {
 
-/// Escapes text outside code spans (see escape_markdown).
+/// Escapes text outside code spans (see escape_markdown). Proven against cmark-gfm by
+/// tests/report/markdown_differential_test.cpp.
 void escape_markdown_text(std::string_view s, std::string& out) {
   static constexpr std::string_view kPunct = "\\`*_[]()!|~";
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -94,7 +95,15 @@ void escape_markdown_text(std::string_view s, std::string& out) {
     if (c == '&') out += "&amp;";
     else if (c == '<') out += "&lt;";
     else if (c == '>') out += "&gt;";
-    else if (c == '@') out += "@\xE2\x80\x8B";  // U+200B ZERO WIDTH SPACE: no @mention
+    else if (c == '@') out += "@\xE2\x80\x8B";  // U+200B ZERO WIDTH SPACE: no @mention, no e-mail autolink
+    // GFM's extended autolinks ("www.", "http://", "mailto:") would swallow what follows up to a
+    // space, an opening backtick included, and turn a code span inside out: a zero-width space
+    // breaks every trigger.
+    else if ((c == 'w' || c == 'W') && i + 3 < s.size() && (s[i + 1] | 0x20) == 'w' && (s[i + 2] | 0x20) == 'w' && s[i + 3] == '.') {
+      out.append(s.substr(i, 3));
+      out += "\xE2\x80\x8B";
+      i += 2;
+    } else if (c == ':' && i + 1 < s.size() && s[i + 1] == '/') out += ":\xE2\x80\x8B";
     else if (c < 0x20 || c == 0x7F) out += ' ';
     else if (kPunct.find(static_cast<char>(c)) != std::string_view::npos) {
       out += '\\';
@@ -112,7 +121,31 @@ void escape_markdown_text(std::string_view s, std::string& out) {
 
 std::string escape_markdown(std::string_view raw) {
   std::string s = valid_utf8(raw);
-  std::string out;
+  // The text sits right after a bullet or heading marker, which is the start of a block: leading
+  // blanks (four make an indented code block) are dropped, and a character that would open a
+  // block there (`#` heading, `-`/`+`/`=` rule, list or setext line, `>` quote, `1.`/`1)` ordered
+  // list) is escaped below.
+  std::size_t lead = 0;
+  for (;;) {
+    unsigned char c = lead < s.size() ? static_cast<unsigned char>(s[lead]) : 'x';
+    if (c <= 0x20 || c == 0x7F) ++lead;  // blanks and control characters (shown as blanks)
+    else if (c == 0xC2 && lead + 1 < s.size() && static_cast<unsigned char>(s[lead + 1]) < 0xA0) lead += 2;  // C1
+    else break;
+  }
+  s.erase(0, lead);
+  std::string block_escape;
+  if (!s.empty() && (s[0] == '#' || s[0] == '-' || s[0] == '+' || s[0] == '=' || s[0] == '>')) {
+    block_escape = std::string("\\") + s[0];
+    s.erase(0, 1);
+  } else {
+    std::size_t d = 0;
+    while (d < s.size() && d < 10 && s[d] >= '0' && s[d] <= '9') ++d;
+    if (d > 0 && d < s.size() && (s[d] == '.' || s[d] == ')')) {
+      block_escape = s.substr(0, d) + "\\" + s[d];
+      s.erase(0, d + 1);
+    }
+  }
+  std::string out = block_escape;
   out.reserve(s.size() + s.size() / 8);
   std::size_t pos = 0;
   while (pos < s.size()) {
@@ -170,6 +203,36 @@ std::string terminal_safe(std::string_view raw) {
       ++i;
     } else {
       out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string neutralise_workflow_commands(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool line_start = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (line_start && (c == ' ' || c == '\t')) {
+      out += c;
+      continue;
+    }
+    if (line_start && c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
+      out += ":\xE2\x80\x8B:";
+      ++i;
+      line_start = false;
+      continue;
+    }
+    line_start = false;
+    if (c == '#' && s.compare(i, 3, "##[") == 0) {
+      out += "#\xE2\x80\x8B#[";
+      i += 2;
+    } else if (c == '\r' && !(i + 1 < s.size() && s[i + 1] == '\n')) {
+      out += "\\r";
+    } else {
+      out += c;
+      if (c == '\n') line_start = true;
     }
   }
   return out;

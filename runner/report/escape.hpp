@@ -29,7 +29,8 @@ std::string escape_command_property(std::string_view s);
 /// (GFM code spans are literal: no HTML, mention or emphasis inside); their content only has
 /// control characters replaced by spaces. Outside code spans: `&`, `<`, `>` become HTML entities
 /// (no tag or comment can open); inline Markdown punctuation (\ ` * _ [ ] ( ) ! | ~) is
-/// backslash-escaped; `@` gets a zero-width space after it (no mention); CR, LF and other
+/// backslash-escaped; `@` and `:/` get a zero-width space after `@`/`:` and `www.` one before its
+/// dot (no mention and no extended autolink, which would swallow a following backtick); CR, LF and other
 /// control characters become one space each, so the text never starts a new block. An unpaired
 /// backtick and an empty or blank span are escaped as text. Input is made valid UTF-8 first.
 /// Meant for text placed after a bullet or heading marker, never at a line start.
@@ -42,5 +43,11 @@ std::string encode_uri_path(std::string_view path);
 /// Text for a terminal: made valid UTF-8, then control characters other than TAB (C0, DEL and
 /// C1 such as ESC) are shown as `\xNN`, so code lines cannot move the cursor or recolour output.
 std::string terminal_safe(std::string_view s);
+
+/// Text for a line of a GitHub Actions step log that must not be read as a workflow command: a
+/// `::` at the start of a line (after blanks) becomes `:` U+200B `:`, and every `##[` (the old
+/// command form, recognised anywhere in a line) becomes `#` U+200B `#[`; a CR that does not end a
+/// line becomes `\r`. Source of the forms: actions/runner, ActionCommand.TryParseV2 / TryParse.
+std::string neutralise_workflow_commands(std::string_view s);
 
 }  // namespace review::report

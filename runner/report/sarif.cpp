@@ -200,6 +200,11 @@ json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const S
     if (f.suppressed) {
       json s = {{"kind", f.suppression_kind == "external" ? "external" : "inSource"}, {"status", "accepted"}};
       if (!f.suppression_reason.empty()) s["justification"] = f.suppression_reason;
+      if (f.suppressed_by_change) {
+        // The pull request under review suppresses its own finding: not yet accepted by anyone.
+        s["status"] = "underReview";
+        s["properties"] = {{"suppressedByChange", true}};
+      }
       r["suppressions"] = json::array({s});
     }
     results.push_back(std::move(r));

@@ -76,7 +76,8 @@ class SummaryReporter final : public Reporter {
     else h += "Review";
     if (!run.pr.title.empty()) h += " \xE2\x80\x94 " + md(run.pr.title);
     h += "\n\n";
-    if (!run.pr.title.empty()) h += "**" + md(run.pr.title) + "**\n\n";
+    // A title that escapes to nothing must not leave "****" behind (a thematic break).
+    if (std::string t = md(run.pr.title); !t.empty()) h += "**" + t + "**\n\n";
     Verdict v = verdict_of(findings_);
     h += v == Verdict::Block       ? "\xF0\x9F\x94\xB4 BLOCK\n"
          : v == Verdict::NeedsWork ? "\xE2\x9A\xA0\xEF\xB8\x8F NEEDS WORK\n"
@@ -112,7 +113,11 @@ class SummaryReporter final : public Reporter {
     std::string t;
     if (!run.notes.empty()) {
       t += "\nNotes:\n";
-      for (std::size_t i = 0; i < run.notes.size() && i < kSummaryMaxNotes; ++i) t += "- " + md(run.notes[i]) + "\n";
+      // An empty bullet right under "Notes:" would make it a setext heading: say "(empty note)".
+      for (std::size_t i = 0; i < run.notes.size() && i < kSummaryMaxNotes; ++i) {
+        std::string n = md(run.notes[i]);
+        t += "- " + (n.empty() ? std::string("(empty note)") : n) + "\n";
+      }
       if (run.notes.size() > kSummaryMaxNotes)
         t += "- " + plural(run.notes.size() - kSummaryMaxNotes, "more note", "more notes") + " in the JSON output\n";
     }
@@ -123,6 +128,20 @@ class SummaryReporter final : public Reporter {
     if (c.suppressed > 0)
       t += "\n_" + plural(static_cast<std::size_t>(c.suppressed), "finding is", "findings are") +
            " suppressed (inline or baseline)._\n";
+    // Suppressions the change itself adds are the reviewer's business: list them, never hide them.
+    std::string by_change;
+    std::size_t n_by_change = 0;
+    for (const auto& f : findings_) {
+      if (!f.suppressed || !f.suppressed_by_change) continue;
+      if (++n_by_change > kSummaryMaxNotes) continue;
+      by_change += "- " + std::string(mark(f.severity)) + " " + md(f.rule_id) + " " + md(f.problem) + " (" + md(f.file) +
+                   (f.line > 0 ? ":" + std::to_string(f.line) : "") + ")" +
+                   (f.suppression_reason.empty() ? std::string(" \xE2\x80\x94 no reason given") : " \xE2\x80\x94 " + md(f.suppression_reason)) + "\n";
+    }
+    if (n_by_change > 0) {
+      t += "\n**" + plural(n_by_change, "finding is", "findings are") + " suppressed by this change** (an ignore comment it adds):\n" + by_change;
+      if (n_by_change > kSummaryMaxNotes) t += "- " + plural(n_by_change - kSummaryMaxNotes, "more", "more") + " in the JSON output\n";
+    }
     // Rule ids for suppression, one row per rule that produced an unsuppressed finding.
     std::map<std::string, std::pair<std::string, int>> ids;
     for (const auto& f : findings_)

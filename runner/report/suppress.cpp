@@ -62,7 +62,7 @@ std::optional<IgnoreComment> parse_ignore_comment(std::string_view line) {
 }
 
 std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& findings,
-                                                   const SourceLookup& source) {
+                                                   const SourceLookup& source, const InlineOptions& options) {
   std::vector<std::string> warnings;
   if (!source) return warnings;
   std::map<std::string, std::optional<std::string>> texts;
@@ -75,9 +75,17 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
     for (int line : {f.line, f.line - 1}) {
       if (line < 1) continue;
       std::string text = line_of(*it->second, line);
+      // Only comments count: with the language's comment facts, `"# review: ignore[X]"` in a
+      // string is not one.
+      std::optional<std::string> comment = options.comment ? options.comment(f.file, line) : std::nullopt;
+      if (comment) {
+        if (comment->empty()) continue;
+        if (line != f.line && text.find_first_not_of(" \t") != text.find(comment->substr(0, 2))) continue;
+        text = *comment;
+      }
       // The line above counts only when it is a comment on its own: a trailing ignore comment
       // belongs to the code on its own line, not to the next one.
-      if (line != f.line) {
+      if (line != f.line && !comment) {
         size_t first = text.find_first_not_of(" \t");
         if (first == std::string::npos ||
             !(text.compare(first, 1, "#") == 0 || text.compare(first, 2, "//") == 0 || text.compare(first, 4, "<!--") == 0))
@@ -85,7 +93,17 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
       }
       auto c = parse_ignore_comment(text);
       if (!c || std::find(c->ids.begin(), c->ids.end(), f.rule_id) == c->ids.end()) continue;
+      bool added = options.added && options.added(f.file, line);
+      if (added && !options.honour_added) {
+        if (!warned[{f.file, -line}]) {
+          warned[{f.file, -line}] = true;
+          warnings.push_back(f.file + ":" + std::to_string(line) +
+                             ": ignore comment added by this change was not honoured (inline-suppressions: base-only)");
+        }
+        break;
+      }
       f.suppressed = true;
+      f.suppressed_by_change = added;
       f.suppression_kind = "inSource";
       f.suppression_reason = c->reason;
       if (c->reason.empty() && !warned[{f.file, line}]) {

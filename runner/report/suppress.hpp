@@ -12,6 +12,7 @@
 //   ["1f0c2a9b8e7d6c5b:1", "..."]
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <set>
@@ -37,13 +38,30 @@ struct IgnoreComment {
 /// `-->` for the HTML form. `review: ignore[]` (no id) and an unclosed `[` return nullopt.
 std::optional<IgnoreComment> parse_ignore_comment(std::string_view line);
 
+/// How inline suppressions are read.
+struct InlineOptions {
+  /// The comment text of head line `line` of `path` as the language's front end sees it
+  /// (comment markers included), "" when the line has none; nullopt when the file's language has
+  /// no comment facts (then the whole line is searched, as for plain text). With it, an ignore
+  /// comment inside a string literal suppresses nothing.
+  std::function<std::optional<std::string>(const std::string& path, int line)> comment;
+  /// Whether head line `line` of `path` is an added line of the change. An ignore comment on
+  /// an added line is one the change adds: the finding it suppresses has `suppressed_by_change`.
+  std::function<bool(const std::string& path, int line)> added;
+  /// false (configuration `inline-suppressions: base-only`): an ignore comment the change adds
+  /// suppresses nothing; the finding stays and a warning says why.
+  bool honour_added = true;
+};
+
 /// Marks every unsuppressed finding whose rule id is named by an ignore comment on its line or
 /// the line above (head text from `source`) as suppressed, kind "inSource". PR-level and
 /// file-level (line 0) findings are never suppressed inline.
 /// Returns one warning per ignore comment used without a reason, as
-/// "path:line: ignore comment has no reason; say why the finding does not apply" (once per line).
+/// "path:line: ignore comment has no reason; say why the finding does not apply" (once per line),
+/// and one per comment the change adds that was not honoured (`honour_added` false), as
+/// "path:line: ignore comment added by this change was not honoured (inline-suppressions: base-only)".
 std::vector<std::string> apply_inline_suppressions(std::vector<review::dsl::Finding>& findings,
-                                                   const SourceLookup& source);
+                                                   const SourceLookup& source, const InlineOptions& options = {});
 
 /// Reads a baseline: a JSON array of fingerprint strings. `name` is used in errors.
 /// Throws review::change::InputError{name, "not valid JSON: <parser message>"} or

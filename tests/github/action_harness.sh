@@ -98,7 +98,7 @@ run_action() {
     export INPUT_ANNOTATIONS=auto INPUT_COMMENT=true INPUT_SARIF_FILE=review.sarif INPUT_CATEGORY=""
     export INPUT_CONFIG=.github/review.yml GITHUB_TOKEN="$token"
     for kv in "$@"; do export "${kv?}"; done
-    cd "$repo" || exit 99
+    cd "$GITHUB_WORKSPACE" || exit 99
     REVIEW_RUNNER_PATH="$runner" bash "$src/actions/obtain.sh" || exit 98
     bin_dir=$(read_output "$GITHUB_OUTPUT" bin-dir)
     REVIEW_BINARY="$bin_dir/runner" bash "$src/actions/run.sh"
@@ -130,7 +130,7 @@ if [ "$mode" = stub ]; then
   check "fail-on and filter"      '[[ "$args" == *"--fail-on block --filter added --format text --sarif $repo/review.sarif "* ]]'
   check "check run name"          '[[ "$args" == *"--check-run review-action "* ]]'
   check "comment flag"            '[[ "$args" == *" --comment "* ]]'
-  check "no config when absent"   '[[ "$args" != *"--config"* ]]'
+  check "policy from the base"    '[[ "$args" == *"--policy-from $base_sha --config $repo/.github/review.yml "* ]]'
   check "no workflow format"      '[[ "$args" != *"--format github"* ]]'
 else
   v=$(out_of default verdict)
@@ -138,6 +138,10 @@ else
   check "findings output"         '[[ "$(out_of default findings)" =~ ^[0-9]+$ ]]'
   check "exit-code 0 or 1"        '[[ "$(out_of default exit-code)" =~ ^[01]$ ]]'
 fi
+
+# ---- case 1b: by default the SARIF file goes under RUNNER_TEMP, outside the checkout ----
+run_action tempsarif INPUT_SARIF_FILE=
+check "default SARIF under RUNNER_TEMP" '[[ "$(out_of tempsarif sarif-file)" == "$tmp/tempsarif/runner_temp/"*"/review.sarif" ]] && [ "$(out_of tempsarif sarif-written)" = true ]'
 
 # ---- case 2: fail-on warn fails the gate after the outputs are set ----
 if [ "$mode" = stub ]; then
@@ -187,6 +191,74 @@ fi
 run_action badaudit INPUT_AUDIT=maybe
 check "bad audit: exit 2"          '[ "$(cat "$tmp/badaudit/run_rc")" = "run.sh exit 2" ]'
 check "bad audit: message"         'grep -qxF "::error title=review-action::audit must be true or false, not '"'"'maybe'"'"'" "$tmp/badaudit/log"'
+
+# ---- case 7: the trust boundary (real runner): a pull request cannot change its own review ----
+# The base holds the policy: a config, a team ruleset given as a path. The pull request adds a
+# PRINT1 (block) finding and, in the same commit, turns the rule off, excludes everything, edits
+# the ruleset, and adds a root file named like a shipped ruleset.
+if [ "$mode" = real ]; then
+  trepo="$tmp/trepo"
+  mkdir -p "$trepo/.github" "$trepo/rules"
+  git -C "$trepo" init -q -b main
+  git -C "$trepo" config user.email harness@example.invalid
+  git -C "$trepo" config user.name harness
+  printf 'def launch(x):\n    return x\n' > "$trepo/kernel.py"
+  printf 'fail-on: block\n' > "$trepo/.github/review.yml"
+  cp "$src/tests/fixtures/cli/mini.rules" "$trepo/rules/team.rules"
+  git -C "$trepo" add . && git -C "$trepo" commit -qm base
+  tbase=$(git -C "$trepo" rev-parse HEAD)
+  # trust_pr NAME: commits the work tree as the pull request's head, writes its event.
+  trust_pr() {
+    git -C "$trepo" checkout -q -B "$1" "$tbase"
+    cat > "$trepo/kernel.py"
+    git -C "$trepo" add -A && git -C "$trepo" commit -qm pr
+    sed -e "s/@BASE@/$tbase/" -e "s/@HEAD@/$(git -C "$trepo" rev-parse HEAD)/" "$src/tests/fixtures/github/pull_request.json" > "$tmp/tevent.json"
+  }
+  trun() { local n=$1; shift; run_action "$n" GITHUB_WORKSPACE="$trepo" GITHUB_EVENT_PATH="$tmp/tevent.json" INPUT_RULESET=rules/team.rules INPUT_COMMENT=false INPUT_SARIF_FILE= "$@"; }
+  tjson() { cat "$tmp/$1"/runner_temp/review-action.*/review.json 2>/dev/null; }
+
+  printf 'severity: {PRINT1: "off"}\nexclude: ["**"]\nfail-on: never\n' > "$trepo/.github/review.yml"
+  sed -i 's/c.callee == "print"/c.callee == "never_called"/' "$trepo/rules/team.rules"
+  printf 'garbage that is no ruleset\n' > "$trepo/atom"
+  printf 'def launch(x):\n    print("debug")\n    return x\n' | trust_pr policy
+  trun policy
+  check "trust: verdict block despite the PR's config" '[ "$(out_of policy verdict)" = block ]'
+  check "trust: exit-code 1, gate fails"  '[ "$(out_of policy exit-code)" = 1 ] && [ "$(cat "$tmp/policy/gate_rc")" = "gate.sh exit 1" ]'
+  check "trust: the policy edit is a finding" 'tjson policy | grep -q "\"rule_id\": *\"review-policy-edit\""'
+  check "trust: config edit named"        'tjson policy | grep -q "edits the review policy (.github/review.yml)"'
+  check "trust: ruleset edit named"       'tjson policy | grep -q "edits the review policy (rules/team.rules)"'
+  check "trust: card shows the edit"      'grep -q "edits the review policy" "$tmp/policy/summary"'
+  trun shipped INPUT_RULESET=atom
+  check "trust: a root file named atom does not shadow the shipped ruleset" '[[ "$(out_of shipped exit-code)" =~ ^[01]$ ]] && ! grep -q "garbage" "$tmp/shipped/log"'
+
+  # An ignore comment the change adds: shown as suppressed by this change; base-only refuses it.
+  git -C "$trepo" checkout -q main
+  printf 'def launch(x):\n    print("debug")  # review: ignore[PRINT1] trust me\n    return x\n' | trust_pr suppress
+  trun suppress
+  check "suppress: the finding is suppressed" '[ "$(out_of suppress exit-code)" = 0 ]'
+  check "suppress: card says by this change" 'grep -q "suppressed by this change" "$tmp/suppress/summary"'
+  check "suppress: SARIF underReview"  'grep -q "underReview" "$(out_of suppress sarif-file)" && grep -q "suppressedByChange" "$(out_of suppress sarif-file)"'
+  git -C "$trepo" checkout -q main
+  printf 'fail-on: block\ninline-suppressions: base-only\n' > "$trepo/.github/review.yml"
+  git -C "$trepo" commit -qam "base-only suppressions"
+  tbase=$(git -C "$trepo" rev-parse HEAD)
+  printf 'def launch(x):\n    print("debug")  # review: ignore[PRINT1] trust me\n    return x\n' | trust_pr suppress2
+  trun baseonly
+  check "base-only: the change's ignore comment does not count" '[ "$(out_of baseonly exit-code)" = 1 ]'
+  check "base-only: and says so"        'grep -q "not honoured" "$tmp/baseonly/summary"'
+  # An ignore comment inside a string literal is no comment.
+  printf 'def launch(x):\n    print("# review: ignore[PRINT1] in a string")\n    return x\n' | trust_pr instring
+  trun instring
+  check "string: an ignore text in a string suppresses nothing" '[ "$(out_of instring exit-code)" = 1 ]'
+  # A policy file that is a symbolic link at the base is refused.
+  git -C "$trepo" checkout -q main
+  ln -sf /etc/passwd "$trepo/rules/link.rules"
+  git -C "$trepo" add -A && git -C "$trepo" commit -qm link
+  tbase=$(git -C "$trepo" rev-parse HEAD)
+  printf 'def launch(x):\n    return x + 1\n' | trust_pr linked
+  trun linked INPUT_RULESET=rules/link.rules
+  check "link: a symlinked ruleset is refused" '[ "$(out_of linked exit-code)" = 2 ] && grep -q "symbolic link" "$tmp/linked/log" && ! grep -q "root:" "$tmp/linked/log"'
+fi
 
 if [ "$failed" -gt 0 ]; then
   for f in "$tmp"/*/log; do echo "--- $f"; cat "$f"; done

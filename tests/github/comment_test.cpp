@@ -35,6 +35,58 @@ TEST_CASE("sticky_marker is a hidden HTML comment that cannot be closed early", 
   CHECK(sticky_marker("a b-->c") == "<!-- review-action:a_b-__c -->");
   CHECK(sticky_marker("x--y") == "<!-- review-action:x-_y -->");
   CHECK(review::github::sticky_body("atom", "## LGTM") == "<!-- review-action:atom -->\n## LGTM");
+  CHECK(sticky_marker("atom", "review.yml/gate") == "<!-- review-action:atom job=review.yml/gate -->");
+  CHECK(sticky_marker("atom", "x -->") == "<!-- review-action:atom job=x_-__ -->");
+}
+
+TEST_CASE("sticky comment: a stranger's comment with our marker is never ours", "[github][comment]") {
+  // A stranger pasted the marker into a fake "LGTM" comment; a second one even starts with it.
+  MockGithub mock(nlohmann::json{
+      {"comments",
+       {{"initial",
+         {{{"id", 1}, {"body", "<!-- review-action:atom -->\n## LGTM"}, {"user", {{"login", "mallory"}}}},
+          {{"id", 2}, {"body", "x <!-- review-action:atom -->"}, {"user", {{"login", "github-actions[bot]"}}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## BLOCK");
+  CHECK(r.outcome == CommentOutcome::Created);
+  auto reqs = mock.requests();
+  CHECK(count(reqs, "PATCH") == 0);  // neither the stranger's nor a marker in mid-body
+  CHECK(reqs.back()["method"] == "POST");
+  // The next run finds its own comment (author github-actions[bot], marker first).
+  auto again = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## LGTM");
+  CHECK(again.outcome == CommentOutcome::Updated);
+  CHECK(again.comment_id == r.comment_id);
+}
+
+TEST_CASE("sticky comment: a personal token owns comments by its own login", "[github][comment]") {
+  MockGithub mock(nlohmann::json{{"viewer", "octo-bot"},
+                                 {"comments",
+                                  {{"initial", {{{"id", 1}, {"body", "<!-- review-action:atom job=w/j -->\nold"},
+                                                 {"user", {{"login", "github-actions[bot]"}}}},
+                                                {{"id", 2}, {"body", "<!-- review-action:atom job=w/j -->\nold"},
+                                                 {"user", {{"login", "Octo-Bot"}}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  review::github::StickyOptions so;
+  so.scope = "w/j";
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "new", so);
+  CHECK(r.outcome == CommentOutcome::Updated);
+  CHECK(r.comment_id == 2);
+  // Another job's marker is another comment.
+  so.scope = "w/other";
+  CHECK(review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "new", so).outcome == CommentOutcome::Created);
+}
+
+TEST_CASE("sticky comment: a listing that is not JSON is an error, not an empty list", "[github][comment]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "GET"}, {"path", "/repos/o/r/issues/7/comments"},
+                                               {"responses", {{{"status", 200}, {"body", {{"not", "a list"}}}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "x");
+  CHECK(r.outcome == CommentOutcome::Failed);
+  CHECK(r.message.find("not a JSON list") != std::string::npos);
+  for (const auto& q : mock.requests()) CHECK(q["method"] != "POST");
 }
 
 TEST_CASE("sticky comment: created once, then updated in place, never duplicated", "[github][comment]") {
@@ -51,7 +103,7 @@ TEST_CASE("sticky comment: created once, then updated in place, never duplicated
   CHECK(first.message.empty());
   CHECK(first.comment_id > 3);
   auto reqs = mock.requests();
-  CHECK(count(reqs, "GET") == 2);
+  CHECK(count(reqs, "GET") == 3);  // GET /user (who are we), then two pages
   CHECK(count(reqs, "POST") == 1);
   CHECK(reqs.back()["path"] == "/repos/o/r/issues/7/comments");
   CHECK(reqs.back()["body"]["body"] == "<!-- review-action:atom -->\n## NEEDS WORK");
@@ -97,5 +149,5 @@ TEST_CASE("sticky comment: a failing listing writes nothing", "[github][comment]
   auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "x");
   CHECK(r.outcome == CommentOutcome::Failed);
   CHECK(r.message == "GET /repos/o/r/issues/7/comments?per_page=100: HTTP 410: Gone");
-  CHECK(mock.requests().size() == 1);
+  CHECK(mock.requests().size() == 2);  // GET /user, then the listing
 }

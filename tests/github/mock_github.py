@@ -13,10 +13,14 @@ one repeats:
     {"routes": [{"method": "POST", "path": "/repos/o/r/check-runs",
                  "responses": [{"status": 500, "body": {"message": "boom"}},
                                {"status": 201, "body": {"id": 7}, "headers": {"Retry-After": "2"}}]}],
-     "comments": {"per_page": 2, "initial": [{"id": 1, "body": "hello"}]}}
+     "comments": {"per_page": 2, "initial": [{"id": 1, "body": "hello"}]},
+     "viewer": "octo-bot", "author": "octo-bot"}
+(`viewer`: the token's login for GET /user, absent = an installation token; `author`: the login
+posted comments get, default the viewer or github-actions[bot].)
 Without a matching route the server behaves like a small GitHub:
     POST  /repos/{o}/{r}/check-runs                 -> 201 {"id": n, "html_url": ...}
     PATCH /repos/{o}/{r}/check-runs/{id}            -> 200 {"id": id}
+    GET   /user                                     -> 200 {"login": viewer}, or 403 without "viewer"
     GET   /repos/{o}/{r}/issues/{n}/comments        -> 200 page of stored comments, Link rel="next"
     POST  /repos/{o}/{r}/issues/{n}/comments        -> 201 stored comment
     PATCH /repos/{o}/{r}/issues/comments/{id}       -> 200 updated comment (404 if unknown)
@@ -43,6 +47,9 @@ class State:
         self.comments = [dict(c) for c in comments.get("initial", [])]
         self.next_id = 1000 + max([c.get("id", 0) for c in self.comments] + [0])
         self.next_check = 1
+        # The token's identity: a login answers GET /user; None = an installation token (403).
+        self.viewer = scenario.get("viewer")
+        self.author = scenario.get("author", self.viewer or "github-actions[bot]")
         self.log = open(log_path, "a", encoding="utf-8")
 
 
@@ -90,6 +97,10 @@ def make_handler(state):
 
         def _default(self, parts, body):
             path, query = parts.path, parse_qs(parts.query)
+            if path == "/user" and self.command == "GET":
+                if state.viewer:
+                    return self._answer(200, {"login": state.viewer})
+                return self._answer(403, {"message": "Resource not accessible by integration"})
             m = re.fullmatch(r"/repos/[^/]+/[^/]+/check-runs", path)
             if m and self.command == "POST":
                 cid = state.next_check
@@ -112,6 +123,7 @@ def make_handler(state):
             if m and self.command == "POST":
                 state.next_id += 1
                 c = {"id": state.next_id, "body": (body or {}).get("body", ""),
+                     "user": {"login": state.author, "type": "Bot"},
                      "html_url": "http://mock/comments/%d" % state.next_id}
                 state.comments.append(c)
                 return self._answer(201, c)

@@ -53,7 +53,20 @@ TEST_CASE("escape_markdown keeps text inert") {
       {"`` empty", "\\`\\` empty"},
       {"`a\nb`", "`a b`"},
       {"&amp;", "&amp;amp;"},
-      {"\x1b[31mred", " \\[31mred"},
+      {"\x1b[31mred", "\\[31mred"},  // leading blanks and controls dropped (a block start)
+      {"x \x1b[31mred", "x  \\[31mred"},
+      // At the start (right after a bullet): nothing may open a block.
+      {"# h", "\\# h"},
+      {"\n    code", "code"},
+      {"- item", "\\- item"},
+      {"--- rule", "\\--- rule"},
+      {"> quote", "\\> quote"},
+      {"12. ordered", "12\\. ordered"},
+      {"3) ordered", "3\\) ordered"},
+      {"=== setext", "\\=== setext"},
+      // Extended autolinks would swallow a backtick and turn a code span inside out.
+      {"www.x.io`<img>`", "www\xE2\x80\x8B.x.io`<img>`"},
+      {"see http://e.io", "see http:\xE2\x80\x8B//e.io"},
   };
   for (const auto& r : rows) {
     INFO(r.in);

@@ -1,0 +1,208 @@
+// Hostile checkouts: output files and policy files reached through symbolic links, and shipped
+// ruleset names shadowed by files of the repository (issue 14, items 1, 2, 4/5).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "cli/cli_util.hpp"
+#include "runner/cli/policy.hpp"
+#include "runner/cli/review.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using review::cli::test::run_runner;
+using review::cli::test::slurp;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "review-security.XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("write_file_atomically never writes through a planted temporary-file link") {
+  TempDir t;
+  write(t.path / "victim.sh", "echo original\n");
+  // The old temporary name was "<out>.tmp.<pid>": plant links for it (and a range around it).
+  for (int pid = ::getpid() - 5; pid <= ::getpid() + 5; ++pid)
+    fs::create_symlink(t.path / "victim.sh", t.path / ("review.sarif.tmp." + std::to_string(pid)));
+  std::string error;
+  CHECK(review::cli::write_file_atomically((t.path / "review.sarif").string(), "{\"$(id)\": 1}\n", error));
+  CHECK(error.empty());
+  CHECK(slurp(t.path / "victim.sh") == "echo original\n");
+  CHECK(slurp(t.path / "review.sarif") == "{\"$(id)\": 1}\n");
+  // No temporary file is left behind.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(t.path))
+    if (!fs::is_symlink(e.symlink_status())) ++files;
+  CHECK(files == 2);
+}
+
+TEST_CASE("write_file_atomically refuses an output path that is a symbolic link") {
+  TempDir t;
+  write(t.path / "victim.sh", "echo original\n");
+  fs::create_symlink(t.path / "victim.sh", t.path / "review.sarif");
+  std::string error;
+  CHECK_FALSE(review::cli::write_file_atomically((t.path / "review.sarif").string(), "x", error));
+  CHECK(error.find("symbolic link") != std::string::npos);
+  CHECK(slurp(t.path / "victim.sh") == "echo original\n");
+  CHECK(fs::is_symlink(fs::symlink_status(t.path / "review.sarif")));
+}
+
+TEST_CASE("the runner refuses a --sarif path that is a symbolic link, and exits 3") {
+  TempDir t;
+  write(t.path / "repo/a.py", "x = 1\n");
+  write(t.path / "base/a.py", "x = 0\n");
+  write(t.path / "victim", "keep\n");
+  fs::create_symlink(t.path / "victim", t.path / "repo/out.sarif");
+  auto r = run_runner(t.path.string(), {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules",
+                                        "--base-dir", "base", "--head-dir", "repo", "--sarif", "repo/out.sarif"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("symbolic link") != std::string::npos);
+  CHECK(slurp(t.path / "victim") == "keep\n");
+}
+
+TEST_CASE("a ruleset or config that is a link out of the repository is refused, never printed") {
+  TempDir t;
+  write(t.path / "secret.txt", "ruleset TOKEN=hunter2 {\n");
+  write(t.path / "repo/a.py", "x = 1\n");
+  write(t.path / "base/a.py", "x = 0\n");
+  fs::create_symlink(t.path / "secret.txt", t.path / "repo/team.rules");
+  fs::create_symlink(t.path / "secret.txt", t.path / "repo/review.yml");
+  auto r = run_runner((t.path / "repo").string(), {"--ruleset", "./team.rules", "--base-dir", "../base", "--head-dir", "."});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("symbolic link") != std::string::npos);
+  CHECK(r.err.find("hunter2") == std::string::npos);
+  auto c = run_runner((t.path / "repo").string(),
+                      {"--ruleset", "atom", "--config", "review.yml", "--base-dir", "../base", "--head-dir", "."});
+  CHECK(c.exit_code == 3);
+  CHECK(c.err.find("symbolic link") != std::string::npos);
+  CHECK(c.err.find("hunter2") == std::string::npos);
+  // A link that stays inside the repository is fine.
+  write(t.path / "repo/rules/real.rules", slurp(std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules"));
+  fs::create_symlink("rules/real.rules", t.path / "repo/inside.rules");
+  auto ok = run_runner((t.path / "repo").string(), {"--ruleset", "./inside.rules", "--base-dir", "../base", "--head-dir", "."});
+  CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("a shipped ruleset name is never shadowed by a file of that name") {
+  TempDir t;
+  write(t.path / "repo/a.py", "x = 1\n");
+  write(t.path / "base/a.py", "x = 0\n");
+  write(t.path / "repo/atom", "not a ruleset at all\n");
+  auto r = run_runner((t.path / "repo").string(), {"--ruleset", "atom", "--base-dir", "../base", "--head-dir", "."});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("not a ruleset") == std::string::npos);
+  // Named as a path, the file is the ruleset (and fails to load).
+  auto p = run_runner((t.path / "repo").string(), {"--ruleset", "./atom", "--base-dir", "../base", "--head-dir", "."});
+  CHECK(p.exit_code == 2);
+}
+
+TEST_CASE("--policy-from reads the config and rulesets from a revision, and reports the change's edits") {
+  TempDir t;
+  fs::path repo = t.path / "repo";
+  auto git = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"git", "-C", repo.string(), "-c", "user.email=t@example.invalid", "-c", "user.name=t"});
+    auto r = review::change::run_process(args);
+    REQUIRE(r.exit_code == 0);
+    return r.out;
+  };
+  write(repo / "k.py", "def f():\n    return 1\n");
+  write(repo / ".github/review.yml", "fail-on: block\n");
+  write(repo / "rules/team.rules", slurp(std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules"));
+  git({"init", "-q", "-b", "main"});
+  git({"add", "."});
+  git({"commit", "-qm", "base"});
+  std::string base = git({"rev-parse", "HEAD"});
+  base.pop_back();
+  write(repo / "k.py", "def f():\n    print(\"x\")\n    return 1\n");
+  write(repo / ".github/review.yml", "severity: {PRINT1: \"off\"}\nexclude: [\"**\"]\n");
+  git({"commit", "-qam", "pr"});
+  std::vector<std::string> args = {"--ruleset", "rules/team.rules", "--config", ".github/review.yml", "--base", base,
+                                   "--head", "HEAD", "--format", "json"};
+  // Without --policy-from the pull request's own config turns the block off.
+  auto open = run_runner(repo.string(), args);
+  CHECK(open.exit_code == 0);
+  args.insert(args.end(), {"--policy-from", base});
+  auto r = run_runner(repo.string(), args);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("\"rule_id\": \"PRINT1\"") != std::string::npos);
+  CHECK(r.out.find("this pull request edits the review policy (.github/review.yml)") != std::string::npos);
+  // A ruleset that exists only in the change cannot review it.
+  write(repo / "rules/new.rules", slurp(std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules"));
+  auto n = run_runner(repo.string(), {"--ruleset", "rules/new.rules", "--base", base, "--head", "HEAD",
+                                      "--policy-from", base});
+  CHECK(n.exit_code == 2);
+  CHECK(n.err.find("cannot review it") != std::string::npos);
+}
+
+TEST_CASE("file names cannot forge workflow commands in the step log") {
+  TempDir t;
+  const std::vector<std::string> names = {"::stop-commands::TOKEN/a.py", "x\n::error file=README.md,title=Looks good::LGTM.py",
+                                          "y\r::warning::cr.py", "##[error]old.py"};
+  for (const auto& n : names) {
+    write(t.path / "base" / "keep.py", "x = 0\n");
+    write(t.path / "head" / n, "def f():\n    print(\"x\")  # TODO: ::error::in a comment\n");
+  }
+  for (const auto& fmt : {"text", "summary", "json"}) {
+    auto r = run_runner(t.path.string(), {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules",
+                                          "--base-dir", "base", "--head-dir", "head", "--format", fmt, "--title",
+                                          "::error::title\n##[error]x"});
+    INFO(fmt << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    CHECK(r.exit_code == 1);
+    for (const std::string* s : {&r.out, &r.err}) {
+      std::istringstream in(*s);
+      std::string line;
+      while (std::getline(in, line)) {
+        INFO(line);
+        std::size_t first = line.find_first_not_of(" \t");
+        CHECK((first == std::string::npos || line.compare(first, 2, "::") != 0));
+        CHECK(line.find("##[") == std::string::npos);
+        CHECK(line.find('\r') == std::string::npos);
+      }
+    }
+  }
+  // The `github` format still writes its own workflow commands.
+  auto g = run_runner(t.path.string(), {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules",
+                                        "--base-dir", "base", "--head-dir", "head", "--format", "github"});
+  CHECK(g.out.rfind("::", 0) == 0);
+}
+
+TEST_CASE("standard output that cannot be written is exit 3 with a message") {
+  if (!fs::exists("/dev/full")) return;
+  TempDir t;
+  write(t.path / "base/a.py", "x = 0\n");
+  write(t.path / "head/a.py", "x = 1\n");
+  std::string cmd = "cd '" + t.path.string() + "' && '" REVIEW_RUNNER_PATH "' --ruleset '" + std::string(REVIEW_SOURCE_DIR) +
+                    "/tests/fixtures/cli/mini.rules' --base-dir base --head-dir head --format json > /dev/full 2> err.txt";
+  int rc = std::system(cmd.c_str());
+  CHECK(WEXITSTATUS(rc) == 3);
+  CHECK(slurp(t.path / "err.txt").find("cannot write the report to standard output") != std::string::npos);
+  // A closed pipe: no death by SIGPIPE, the same clear exit.
+  std::string pipe = "cd '" + t.path.string() + "' && { sleep 1; '" REVIEW_RUNNER_PATH "' --ruleset '" + std::string(REVIEW_SOURCE_DIR) +
+                     "/tests/fixtures/cli/mini.rules' --base-dir base --head-dir head --format json 2>/dev/null; echo $? > rc.txt; } | true";
+  std::system(pipe.c_str());
+  std::string code = slurp(t.path / "rc.txt");
+  CHECK(code == "3\n");  // the reader is gone a second before the runner writes
+}
