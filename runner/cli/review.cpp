@@ -248,6 +248,10 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
   // terminal; the notes about the change itself also go into the reports.
   print_notes(facts.notes(), err);
+  // An analysis that met a limit left part of the change unreviewed: the reports say so.
+  for (const auto& n : facts.notes())
+    if (n.find(": not analysed (unbound variables:") != std::string::npos)
+      run.notes.push_back("incomplete review: " + n);
   for (const auto& n : change->notes) run.notes.push_back(n);
 
   // 4. Post-process: configuration (excludes, severity overrides), filter to the diff,

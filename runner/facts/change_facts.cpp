@@ -774,6 +774,12 @@ std::vector<FactPtr> ChangeFacts::per_file(const Scope& scope, const std::string
           }
       }
     } else if (source == "unbound_reads") {
+      // A file the analysis could not take is reported, never silently clean.
+      if (const std::string& why = m->analysis_note(); !why.empty()) {
+        std::lock_guard lock(mu_);
+        std::string note = r.path + ": not analysed (" + why + ")";
+        if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+      }
       for (const auto& u : m->unbound_reads()) {
         bool added = added_in(r, u.read_line);
         auto read = dsl::make_fact("location", r.path, u.read_line);

@@ -238,12 +238,16 @@ struct SourceModel::Lazy {
   std::string text;  ///< the file's text until the analyses ran
   std::vector<analysis::UnboundRead> unbound_reads;
   std::vector<analysis::BranchChain> branch_chains;
+  std::string note;  ///< why an analysis did not run ("" = all ran)
 };
 
 namespace {
 
 void run_analyses(SourceModel::Lazy& z, Language lang, TSNode root, std::string_view text) {
   if (lang == Language::Python) {
+    if (analysis::unbound_tree_too_deep(root))
+      z.note = "unbound variables: the syntax tree nests deeper than " +
+               std::to_string(analysis::kMaxUnboundTreeDepth) + " levels (an expression of hundreds of terms)";
     z.unbound_reads = analysis::find_unbound_reads(root, text);
     z.branch_chains = analysis::find_python_branches(root, text);
   } else if (lang == Language::Cpp) {
@@ -268,6 +272,12 @@ const std::vector<analysis::UnboundRead>& SourceModel::unbound_reads() const {
   static const std::vector<analysis::UnboundRead> kNone;
   const Lazy* z = ensure_analyses(*this);
   return z ? z->unbound_reads : kNone;
+}
+
+const std::string& SourceModel::analysis_note() const {
+  static const std::string kNone;
+  const Lazy* z = ensure_analyses(*this);
+  return z ? z->note : kNone;
 }
 
 const std::vector<analysis::BranchChain>& SourceModel::branch_chains() const {

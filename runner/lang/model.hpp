@@ -143,6 +143,9 @@ struct SourceModel {
   const std::vector<analysis::UnboundRead>& unbound_reads() const;
   /// If/elif/else chains, `match` and `switch` (Python and C/C++), in source order.
   const std::vector<analysis::BranchChain>& branch_chains() const;
+  /// Why an analysis of this file did not run ("" when every analysis ran): e.g. "unbound
+  /// variables: the syntax tree nests deeper than 500 levels". Runs the analyses if needed.
+  const std::string& analysis_note() const;
 
   /// Internal: the analyses' state (the kept text until they run, then their results).
   struct Lazy;

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include <filesystem>
@@ -205,4 +206,53 @@ TEST_CASE("standard output that cannot be written is exit 3 with a message") {
   std::system(pipe.c_str());
   std::string code = slurp(t.path / "rc.txt");
   CHECK(code == "3\n");  // the reader is gone a second before the runner writes
+}
+
+namespace {
+const char* kUnboundRules = R"(ruleset u "u" {
+  version 1
+}
+rule U1 "possibly unbound" {
+  severity warn
+  for u in unbound_reads(changed) where u.added
+  problem "`{u.name}` may be unbound at line {u.line}"
+  impact "a NameError at run time"
+  action "Author should bind it on every path"
+}
+)";
+}  // namespace
+
+TEST_CASE("a file too deep for the unbound analysis is reported as not analysed, never clean") {
+  TempDir t;
+  write(t.path / "u.rules", kUnboundRules);
+  write(t.path / "base/k.py", "x = 0\n");
+  std::string sum = "total = a0";
+  for (int i = 1; i < 600; ++i) sum += " + a" + std::to_string(i);
+  write(t.path / "head/k.py", "def f(c):\n    if c:\n        y = 1\n    print(y)\n    " + sum + "\n");
+  auto r = run_runner(t.path.string(), {"--ruleset", "./u.rules", "--base-dir", "base", "--head-dir", "head",
+                                        "--format", "json"});
+  INFO(r.err);
+  CHECK(r.err.find("k.py: not analysed (unbound variables: the syntax tree nests deeper than 500 levels") !=
+        std::string::npos);
+  CHECK(r.out.find("incomplete review: k.py: not analysed (unbound variables") != std::string::npos);
+}
+
+TEST_CASE("20,000 elif arms are analysed in linear memory") {
+  TempDir t;
+  write(t.path / "u.rules", kUnboundRules);
+  write(t.path / "base/k.py", "x = 0\n");
+  std::string src = "def f(x):\n    if x == 0:\n        y = 0\n";
+  for (int i = 1; i < 20000; ++i) src += "    elif x == " + std::to_string(i) + ":\n        y = " + std::to_string(i) + "\n";
+  src += "    return y\n";
+  write(t.path / "head/k.py", src);
+  // Under a 2 GB address-space ceiling (the quadratic version needed 22 GB and was killed).
+  std::string cmd = "cd '" + t.path.string() + "' && ulimit -v 2000000 && '" REVIEW_RUNNER_PATH
+                    "' --ruleset ./u.rules --base-dir base --head-dir head --format json > out.json 2> err.txt";
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = std::system(cmd.c_str());
+  auto s = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count();
+  INFO(slurp(t.path / "err.txt"));
+  CHECK(WEXITSTATUS(rc) == 0);
+  CHECK(slurp(t.path / "out.json").find("\"rule_id\": \"U1\"") != std::string::npos);  // `y` may be unbound
+  CHECK(s < 60);
 }

@@ -1245,30 +1245,45 @@ class Analyzer {
     Construct c = construct(n, "branch", "if");
     State cur = s;
     int elifs = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      if (is(ts_node_named_child(n, i), "elif_clause")) ++elifs;
+    std::vector<TSNode> kids;  // one cursor pass: ts_node_named_child(n, i) costs O(i)
+    TSTreeCursor kc = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&kc)) {
+      do {
+        TSNode k = ts_tree_cursor_current_node(&kc);
+        if (!ts_node_is_named(k)) continue;
+        kids.push_back(k);
+        if (is(k, "elif_clause")) ++elifs;
+      } while (ts_tree_cursor_goto_next_sibling(&kc));
+    }
+    ts_tree_cursor_delete(&kc);
+    // Arm k's tests are the k - 1 earlier tests, failed: quadratic in the arms. A chain longer
+    // than kMaxTestedArms keeps none (its reads are judged without them: never `guarded` by
+    // them), so memory stays linear (20,000 `elif` arms once took 22 GB).
+    const bool tested = elifs + 1 <= kMaxTestedArms;
     auto arm = [&](TSNode cn, TSNode body, const std::string& label) {
-      guards_.insert(guards_.end(), failed.begin(), failed.end());
+      if (tested) guards_.insert(guards_.end(), failed.begin(), failed.end());
       auto [taken, rest] = cond(cn, cur);
       std::string ct = "`" + short_text(cn, src_) + "`";
-      std::vector<Lit> here = failed;
-      here.push_back({cn, true});
       if (taken.live) {
+        std::vector<Lit> here;
+        if (tested) {
+          here = failed;
+          here.push_back({cn, true});
+        }
         guards_.push_back({cn, true});
         block(body, taken);
         guards_.pop_back();
         arms.push_back({std::move(taken), label, ct + " holds"});
-        lits.push_back(here);
+        lits.push_back(std::move(here));
       }
-      guards_.resize(guards_.size() - failed.size());
+      if (tested) guards_.resize(guards_.size() - failed.size());
       conds.push_back(ct);
-      failed.push_back({cn, false});
+      if (tested) failed.push_back({cn, false});
       cur = std::move(rest);
     };
     arm(field(n, "condition"), field(n, "consequence"), "`if`");
     bool has_else = false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode a = ts_node_named_child(n, i);
+    for (TSNode a : kids) {
       if (is(a, "elif_clause")) {
         std::string label = "`elif`";
         if (elifs > 1) label += " (line " + std::to_string(line_of(a)) + ")";
@@ -1291,7 +1306,7 @@ class Analyzer {
       arms.push_back({cur, "", path});
       lits.push_back(failed);
     }
-    s = join(arms, c, &lits);
+    s = join(arms, c, tested ? &lits : nullptr);
     // When one arm alone continues (the others return, raise, break…), its tests hold for the
     // rest of the enclosing block: `if not a: return` leaves `a` known.
     int live = -1, n_live = 0;
@@ -1620,6 +1635,10 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
 }
 
 }  // namespace
+
+bool unbound_tree_too_deep(TSNode root) {
+  return !ts_node_is_null(root) && lang::deeper_than(root, kMaxUnboundTreeDepth);
+}
 
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source) {
   return find_unbound_reads(root, source, UnboundOptions{});

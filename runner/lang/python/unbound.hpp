@@ -45,6 +45,14 @@ inline constexpr int kMaxGuardAtoms = 12;
 /// Trees nested deeper than this many levels are not analysed (see find_unbound_reads).
 inline constexpr int kMaxUnboundTreeDepth = 500;
 
+/// An if/elif chain with more arms than this keeps no per-arm tests: its reads are never
+/// `guarded` by them, and memory stays linear in the arms (arm k's tests are k - 1 failed ones).
+inline constexpr int kMaxTestedArms = 256;
+
+/// Whether find_unbound_reads skips `root` for nesting deeper than kMaxUnboundTreeDepth.
+/// Callers report such a file as not analysed rather than silently finding nothing.
+bool unbound_tree_too_deep(TSNode root);
+
 /// Reporting options (the defaults reproduce Pyright's reportPossiblyUnboundVariable).
 struct UnboundOptions {
   /// true: every read where the name may be unbound is reported (Pyright does this).
