@@ -34,6 +34,7 @@ constexpr FormatRow kFormats[] = {
     {"sarif", &make_sarif_reporter},
     {"github", &make_github_reporter},
     {"summary", &make_summary_reporter},
+    {"markdown", &make_summary_reporter},  // the same review report, meant for a file next to the RFC
 };
 
 }  // namespace

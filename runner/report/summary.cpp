@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <ostream>
+#include <tuple>
 
 #include "runner/report/escape.hpp"
 #include "runner/report/filter.hpp"
@@ -30,6 +31,19 @@ std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+constexpr const char* kOtherArea = "other";
+
+/// A finding's sub-area: its rule's first tag that is not "strength"; "other" when it has none.
+std::string area_of(const Finding& f) {
+  for (const auto& t : f.tags)
+    if (t != kStrengthTag) return t;
+  return kOtherArea;
+}
+
+bool is_strength(const Finding& f) {
+  return std::find(f.tags.begin(), f.tags.end(), kStrengthTag) != f.tags.end();
+}
+
 const char* mark(Severity s) {
   return s == Severity::Block ? "\xF0\x9F\x94\xB4" : s == Severity::Warn ? "\xE2\x9A\xA0\xEF\xB8\x8F" : "\xF0\x9F\x93\x9D";
 }
@@ -47,16 +61,74 @@ class SummaryReporter final : public Reporter {
       if (!f.suppressed) shown.push_back(f);
     std::stable_sort(shown.begin(), shown.end(), severity_less);
 
+    // The sections in the order of the review report: blocking concerns, then the other concerns
+    // grouped by sub-area (a finding's first tag), then strengths, then the deeper passes.
+    std::vector<const Finding*> blocking, strengths;
+    std::vector<std::pair<std::string, std::vector<const Finding*>>> areas;  // first-seen order, sorted below
+    for (const auto& f : shown) {
+      if (is_strength(f)) strengths.push_back(&f);
+      else if (f.severity == Severity::Block) blocking.push_back(&f);
+      else {
+        std::string a = area_of(f);
+        auto it = std::find_if(areas.begin(), areas.end(), [&](const auto& e) { return e.first == a; });
+        if (it == areas.end()) areas.push_back({a, {&f}});
+        else it->second.push_back(&f);
+      }
+    }
+    // Areas in the order the ruleset first tags its rules with them (the checklist's own order),
+    // areas no rule of the run declares after them, "other" (untagged) last.
+    std::map<std::string, std::size_t> order;
+    for (const auto& r : run.rules)
+      for (const auto& t : r.tags)
+        if (t != kStrengthTag) {
+          order.emplace(t, order.size());
+          break;
+        }
+    std::stable_sort(areas.begin(), areas.end(), [&order](const auto& x, const auto& y) {
+      auto key = [&order](const auto& e) {
+        auto it = order.find(e.first);
+        return std::make_tuple(e.first == kOtherArea, it == order.end() ? order.size() : it->second);
+      };
+      return key(x) < key(y);
+    });
+
     std::string bullets;
     std::size_t left = 0;
     constexpr std::size_t kReserve = 128;  // room for the "not shown" line
     std::size_t budget = opt_.summary_max_bytes > head.size() + tail.size() + kReserve
                              ? opt_.summary_max_bytes - head.size() - tail.size() - kReserve
                              : 0;
-    for (const auto& f : shown) {
-      std::string b = bullet(f, run);
+    auto add = [&](const std::string& b) {
       if (left == 0 && bullets.size() + b.size() <= budget) bullets += b;
       else ++left;
+    };
+    if (!shown.empty()) {
+      add("### Blocking concerns\n\n");
+      if (blocking.empty()) add("None.\n");
+      for (const Finding* f : blocking) add(bullet(*f, run));
+      if (!areas.empty()) add("\n### Non-blocking concerns and questions\n");
+      for (const auto& [a, list] : areas) {
+        add("\n#### " + md(a) + " (" + std::to_string(list.size()) + ")\n\n");
+        for (const Finding* f : list) add(bullet(*f, run));
+      }
+      if (!strengths.empty()) {
+        add("\n### Strengths\n\n");
+        for (const Finding* f : strengths) add("- \xE2\x9C\x85 " + md(f->problem) + location(*f, run) + "\n");
+      }
+      std::string passes;
+      for (const auto& [a, list] : areas) {
+        int warns = 0, inferred = 0;
+        for (const Finding* f : list) {
+          warns += f->severity == Severity::Warn;
+          inferred += f->severity == Severity::Warn && f->evidence == review::dsl::Evidence::Inferred;
+        }
+        if (warns == 0 || a == kOtherArea) continue;
+        passes += "- **" + md(a) + "**: " + plural(static_cast<std::size_t>(warns), "warning", "warnings") +
+                  (inferred ? " (" + std::to_string(inferred) + " inferred from patterns, to confirm by reading)" : "") +
+                  "\n";
+      }
+      if (!blocking.empty()) passes = "- **blocking concerns**: confirm each on the code before anything else\n" + passes;
+      if (!passes.empty()) add("\n### Recommended deeper passes\n\n" + passes);
     }
     std::string card = head;
     if (!bullets.empty()) card += "\n" + bullets;
@@ -79,9 +151,10 @@ class SummaryReporter final : public Reporter {
     // A title that escapes to nothing must not leave "****" behind (a thematic break).
     if (std::string t = md(run.pr.title); !t.empty()) h += "**" + t + "**\n\n";
     Verdict v = verdict_of(findings_);
-    h += v == Verdict::Block       ? "\xF0\x9F\x94\xB4 BLOCK\n"
-         : v == Verdict::NeedsWork ? "\xE2\x9A\xA0\xEF\xB8\x8F NEEDS WORK\n"
-                                   : "\xE2\x9C\x85 LGTM\n";
+    h += v == Verdict::Block       ? "\xF0\x9F\x94\xB4 BLOCK"
+         : v == Verdict::NeedsWork ? "\xE2\x9A\xA0\xEF\xB8\x8F NEEDS WORK"
+                                   : "\xE2\x9C\x85 LGTM";
+    h += justification() + "\n";
     if (!run.kinds.empty()) {
       h += "\nPR kinds: ";
       for (std::size_t i = 0; i < run.kinds.size(); ++i)
@@ -96,6 +169,12 @@ class SummaryReporter final : public Reporter {
     if (!f.impact.empty()) b += " \xE2\x80\x94 " + md(f.impact);
     if (!f.action.empty()) b += " **" + md(f.action) + "**";
     b += std::string(" [") + std::string(evidence_name(f.evidence)) + "]";
+    return b + location(f, run) + "\n";
+  }
+
+  /// " (path:line)" linked to the head blob when the run knows the repository and head; "" without a file.
+  std::string location(const Finding& f, const RunInfo& run) const {
+    std::string b;
     if (!f.file.empty()) {
       std::string text = md(f.file) + (f.line > 0 ? ":" + std::to_string(f.line) : "");
       if (!run.repository_uri.empty() && !run.head_sha.empty()) {
@@ -106,7 +185,27 @@ class SummaryReporter final : public Reporter {
         b += " (" + text + ")";
       }
     }
-    return b + "\n";
+    return b;
+  }
+
+  /// The verdict's one-sentence justification: " — N blocking concerns, …" from the counts; "" with no finding.
+  std::string justification() const {
+    std::size_t block = 0, warn = 0, note = 0, strong = 0;
+    for (const auto& f : findings_) {
+      if (f.suppressed) continue;
+      if (is_strength(f)) ++strong;
+      else if (f.severity == Severity::Block) ++block;
+      else if (f.severity == Severity::Warn) ++warn;
+      else ++note;
+    }
+    if (block + warn + note + strong == 0) return "";
+    std::string s = " \xE2\x80\x94 ";
+    if (block) s += plural(block, "blocking concern", "blocking concerns");
+    else s += "no blocking concern";
+    if (warn) s += ", " + plural(warn, "warning", "warnings");
+    if (note) s += ", " + plural(note, "note", "notes");
+    if (strong) s += ", " + plural(strong, "strength", "strengths");
+    return s + ".";
   }
 
   std::string footer(const RunInfo& run) const {
