@@ -225,6 +225,10 @@ int run(int argc, char** argv) {
   auto* g_gh = "GitHub";
   app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write)")->group(g_gh);
   app.add_flag("--comment", o.comment, "Keep one verdict comment on the pull request, updated in place")->group(g_gh);
+  app.add_option("--api-deadline", o.api_deadline_s,
+                 "Seconds for all GitHub API work of the run together (check run, comment), retries and "
+                 "rate-limit waits included (default 120); what is not done by then is reported, never waited for")
+      ->check(CLI::Range(1, 3600))->group(g_gh);
   app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default GITHUB_TOKEN)")->group(g_gh);
   app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: all cores)");
   auto* budget_opt = app.add_option("--rule-budget-ms", o.rule_budget_ms,

@@ -426,6 +426,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       github::ClientOptions co;
       if (!env.get("GITHUB_API_URL").empty()) co.api_url = env.get("GITHUB_API_URL");
       co.token = token;
+      co.run_budget = std::chrono::seconds(std::max(1, opts.api_deadline_s));
       co.version = REVIEW_VERSION;
       co.log = [&err](std::string_view line) { err << line << "\n"; };
       github::Client client(co);

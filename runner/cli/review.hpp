@@ -36,6 +36,7 @@ struct ReviewOptions {
   std::string check_run;                    ///< check-run name ("" = none)
   bool comment = false;                     ///< sticky PR comment
   std::string token_env = "GITHUB_TOKEN";   ///< variable holding the API token
+  int api_deadline_s = 120;                 ///< all GitHub API work of the run together (--api-deadline)
   int jobs = 0;                             ///< parser threads (0 = cores)
   int rule_budget_ms = 2000;
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)

@@ -1,5 +1,9 @@
 #include "runner/github/check_run.hpp"
 
+#include <cstdio>
+#include <optional>
+#include <random>
+
 #include <algorithm>
 
 namespace review::github {
@@ -115,8 +119,38 @@ CheckRunResult publish_check_run(Client& client, std::string_view repo, std::str
   };
   create["output"] = output;
   create["output"]["annotations"] = batch(0);
+  // external_id tells this run's check run from any other of the same name on the commit, so a
+  // create that may have been applied is looked up before it is sent again (never a duplicate).
+  std::random_device rd;
+  char nonce[40];
+  std::snprintf(nonce, sizeof nonce, "review-action-%08x%08x", rd(), rd());
+  create["external_id"] = nonce;
   Response r = client.post(base, create);
   ++result.requests;
+  for (int again = 0; r.maybe_applied && again < 2; ++again) {
+    // GET …/commits/{ref}/check-runs answers {"total_count": n, "check_runs": [...]}.
+    Response list = client.get("/repos/" + std::string(repo) + "/commits/" + std::string(head_sha) +
+                               "/check-runs?filter=all&per_page=100");
+    auto j = list.json();
+    if (!list.ok() || !j.is_object() || !j.contains("check_runs") || !j["check_runs"].is_array())
+      break;  // cannot tell whether it exists: never risk a duplicate
+    std::optional<nlohmann::json> found;
+    for (const auto& cr : j["check_runs"])
+      if (cr.is_object() && cr.contains("external_id") && cr["external_id"] == nonce) found = cr;
+    if (found) {
+      r.status = 201;
+      r.maybe_applied = false;
+      r.body = found->dump();
+      break;
+    }
+    r = client.post(base, create);
+    ++result.requests;
+  }
+  if (r.rate_limited) {
+    result.message = "GitHub's API rate limit for this token is used up (" + describe_failure(r) +
+                     "); no check run was written \xE2\x80\x94 the verdict is in the step summary and the exit code";
+    return result;
+  }
   if (r.status == 403 || r.status == 404) {
     result.outcome = CheckRunOutcome::NoPermission;
     result.message = "the token cannot write check runs \xE2\x80\x94 falling back to workflow annotations";

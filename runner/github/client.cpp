@@ -78,6 +78,7 @@ class CurlTransport final : public Transport {
       out.status = 0;
       out.transport_error = curl_easy_strerror(rc);
       out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+      out.not_sent = rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_RESOLVE_PROXY || rc == CURLE_COULDNT_CONNECT;
     }
     curl_slist_free_all(headers);
     curl_easy_cleanup(curl);
@@ -173,10 +174,33 @@ Client::Client(ClientOptions options, std::unique_ptr<Transport> transport)
 Client::~Client() = default;
 
 std::string Client::redact(std::string_view text) const {
-  std::string out(text);
-  if (options_.token.empty()) return out;
-  for (size_t p = out.find(options_.token); p != std::string::npos; p = out.find(options_.token, p + 3))
-    out.replace(p, options_.token.size(), "***");
+  std::string out;
+  out.reserve(text.size());
+  const std::string& tok = options_.token;
+  constexpr size_t kPiece = 8;  // any 8 consecutive characters of the token
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    // Anything shaped like a GitHub token (its documented prefixes), known or not.
+    bool shaped = false;
+    for (std::string_view pre : {"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"})
+      if (text.substr(i, pre.size()) == pre && (i == 0 || !word(text[i - 1]))) shaped = true;
+    size_t len = 0;
+    if (shaped) {
+      while (i + len < text.size() && word(text[i + len])) ++len;
+    } else if (tok.size() >= kPiece && i + kPiece <= text.size() &&
+               tok.find(text.substr(i, kPiece)) != std::string::npos) {
+      len = kPiece;  // extend while the run stays inside the token
+      while (i + len < text.size() && tok.find(text.substr(i, len + 1)) != std::string::npos) ++len;
+    } else if (!tok.empty() && tok.size() < kPiece && text.substr(i, tok.size()) == tok) {
+      len = tok.size();
+    }
+    if (len > 0) {
+      out += "***";
+      i += len;
+    } else {
+      out += text[i++];
+    }
+  }
   return out;
 }
 
@@ -230,7 +254,21 @@ Response Client::request(std::string_view method, std::string_view path, const n
   if (!body.is_null()) req.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 
   milliseconds spent{0};
-  const milliseconds budget = options_.total_budget;
+  const milliseconds run_left = options_.run_budget - run_spent_;
+  const milliseconds budget = std::min(options_.total_budget, run_left);
+  if (budget <= milliseconds(0)) {
+    r.gave_up = true;
+    r.transport_error = "not sent: the run's " + std::to_string(options_.run_budget.count()) +
+                        " ms for GitHub API work are used up";
+    say("github: " + r.method + " " + r.path + ": " + r.transport_error);
+    return r;
+  }
+  struct Charge {  // every path out of the loop charges the run's budget
+    milliseconds& spent;
+    milliseconds& run;
+    ~Charge() { run += spent; }
+  } charge{spent, run_spent_};
+  const bool post = r.method == "POST";
   for (int attempt = 1;; ++attempt) {
     req.timeout = std::max(milliseconds(1), std::min(options_.request_timeout, budget - spent));
     auto t0 = steady_clock::now();
@@ -252,13 +290,16 @@ Response Client::request(std::string_view method, std::string_view path, const n
     };
     long retry_after = parse_retry_after_seconds(header("retry-after"));
     bool exhausted = header("x-ratelimit-remaining") == "0";
+    r.rate_limited = r.status == 429 || (r.status == 403 && (retry_after >= 0 || exhausted || mentions_rate_limit(r)));
+    r.maybe_applied = post && ((r.status == 0 && !h.not_sent) || r.status >= 500);
+    if (r.maybe_applied) return r;  // the caller checks whether it exists before sending again
     if (r.status == 0) {
       wait = backoff(attempt);
       why = h.timed_out ? "timed out" : "no answer (" + r.transport_error + ")";
     } else if (r.status >= 500) {
       wait = backoff(attempt);
       why = "HTTP " + std::to_string(r.status);
-    } else if (r.status == 429 || (r.status == 403 && (retry_after >= 0 || exhausted || mentions_rate_limit(r)))) {
+    } else if (r.rate_limited) {
       why = "rate limited (HTTP " + std::to_string(r.status) + ")";
       if (retry_after >= 0) {
         wait = seconds(retry_after);
@@ -279,6 +320,14 @@ Response Client::request(std::string_view method, std::string_view path, const n
       return r;
     }
     if (spent + wait >= budget) {
+      if (budget == run_left) {
+        spent = run_left;  // the run's API time is over: later calls are not sent
+        r.gave_up = true;
+        say("github: " + r.method + " " + r.path + ": " + why + "; waiting " + std::to_string(wait.count()) +
+            " ms more would pass the run's " + std::to_string(options_.run_budget.count()) +
+            " ms for GitHub API work, giving up");
+        return r;
+      }
       r.gave_up = true;
       say("github: " + r.method + " " + r.path + ": " + why + "; waiting " + std::to_string(wait.count()) +
           " ms more would pass the " + std::to_string(budget.count()) + " ms budget, giving up");

@@ -20,8 +20,11 @@
 //   - 429, and 403 that carries `Retry-After`, `x-ratelimit-remaining: 0` or a message that
 //     names a rate limit (secondary rate limits): wait `Retry-After` seconds if given, else until
 //     `x-ratelimit-reset` (epoch seconds) if the remaining count is 0, else at least 60 s;
-//   - every wait and every request counts against `total_budget`; when the next wait would
-//     pass it, the client stops and returns the last answer (with `Response::gave_up` set).
+//   - every wait and every request counts against `total_budget`, and against `run_budget` for
+//     all calls together; when the next wait would pass either, the client stops and returns the
+//     last answer (with `Response::gave_up` set);
+//   - a POST is retried only when it cannot have been applied: not sent at all, or refused by a
+//     rate limit; after a timeout or a 5xx it returns with `maybe_applied` for the caller to check.
 // Other 4xx answers are returned at once (no retry).
 #pragma once
 
@@ -55,6 +58,7 @@ struct HttpResponse {
   std::string body;
   std::string transport_error;
   bool timed_out = false;
+  bool not_sent = false;  ///< the connection was never made (name or connect failure): nothing reached the server
 };
 
 /// The world boundary: sends one request, no retries. Implementations must not throw.
@@ -74,6 +78,9 @@ struct ClientOptions {
   std::string token;                               ///< may be empty (anonymous; most writes fail)
   std::string version = "0.0.0";                   ///< goes into `User-Agent: review-action/<version>`
   std::chrono::milliseconds total_budget{60000};   ///< bound on all attempts and waits of one call
+  /// Bound on all API work of this client together (one client per run): once spent, calls
+  /// are not sent and fail with "the run's N ms for GitHub API work are used up".
+  std::chrono::milliseconds run_budget{120000};
   std::chrono::milliseconds request_timeout{20000};///< bound on one attempt (cut to the budget left)
   std::chrono::milliseconds initial_backoff{1000};
   std::chrono::milliseconds max_backoff{16000};
@@ -100,6 +107,13 @@ struct Response {
   std::string transport_error; ///< curl's text when status is 0
   int attempts = 0;            ///< how many requests were sent
   bool gave_up = false;        ///< stopped retrying because of the budget or max_attempts
+  /// A POST that failed after the request may have reached GitHub (no answer after sending, or
+  /// 5xx): it may have been applied. It is never retried blindly: the caller checks whether the
+  /// resource exists before sending it again.
+  bool maybe_applied = false;
+  /// 429, or 403 from a rate limit (`x-ratelimit-remaining: 0`, `Retry-After`, or a message
+  /// naming a rate limit): not a missing permission.
+  bool rate_limited = false;
 
   bool ok() const { return status >= 200 && status < 300; }
   /// The body parsed as JSON; a discarded value (is_discarded()) when it is not JSON.
@@ -154,7 +168,9 @@ class Client {
 
   const ClientOptions& options() const { return options_; }
 
-  /// `text` with every occurrence of the token replaced by "***".
+  /// `text` with every occurrence of the token, of any 8 or more of its consecutive characters,
+  /// and of anything shaped like a GitHub token (ghp_/gho_/ghu_/ghs_/ghr_/github_pat_ and what
+  /// follows) replaced by "***".
   std::string redact(std::string_view text) const;
 
  private:
@@ -164,6 +180,7 @@ class Client {
   void say(const std::string& line) const;
 
   ClientOptions options_;
+  std::chrono::milliseconds run_spent_{0};
   std::unique_ptr<Transport> transport_;
   std::uint64_t rng_state_;
 };

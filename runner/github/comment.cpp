@@ -11,7 +11,11 @@ constexpr size_t kMaxCommentChars = 65536;
 
 CommentResult failed(const Response& r) {
   CommentResult out;
-  if (r.status == 403 || r.status == 404) {
+  if (r.rate_limited) {
+    out.outcome = CommentOutcome::Failed;
+    out.message = "GitHub's API rate limit for this token is used up (" + describe_failure(r) +
+                  ") \xE2\x80\x94 the verdict is in the step summary only";
+  } else if (r.status == 403 || r.status == 404) {
     out.outcome = CommentOutcome::NoPermission;
     out.message = "the token cannot write pull request comments \xE2\x80\x94 the verdict is in the step summary only";
   } else {
@@ -85,40 +89,45 @@ CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long 
     return out;
   }
 
-  PagedResponse list = client.get_all(issue + "/comments?per_page=100");
-  if (!list.ok()) return failed(list.last);
-  if (list.invalid) {
-    CommentResult out;
-    out.message = "GET " + issue + "/comments: the answer is not a JSON list of comments; nothing was written";
-    return out;
-  }
+  // A create that may have been applied (no answer after sending, or 5xx) is looked up again
+  // before it is sent again: one retry at most, and never a second comment.
+  for (int round = 0;; ++round) {
+    PagedResponse list = client.get_all(issue + "/comments?per_page=100");
+    if (!list.ok()) return failed(list.last);
+    if (list.invalid) {
+      CommentResult out;
+      out.message = "GET " + issue + "/comments: the answer is not a JSON list of comments; nothing was written";
+      return out;
+    }
 
-  for (const auto& c : list.items) {
-    if (!c.is_object() || !c.contains("body") || !c["body"].is_string() || !c.contains("id") ||
-        !c["id"].is_number_integer())
-      continue;
-    if (c["body"].get<std::string>().rfind(marker, 0) != 0) continue;
-    // Only our own comment: a stranger can paste the marker.
-    if (!c.contains("user") || !c["user"].is_object() || !c["user"].contains("login") ||
-        !c["user"]["login"].is_string() || !iequal(c["user"]["login"].get<std::string>(), owner))
-      continue;
-    CommentResult out;
-    out.outcome = CommentOutcome::Updated;
-    out.comment_id = c["id"].get<long long>();
-    if (c.contains("html_url") && c["html_url"].is_string()) out.html_url = c["html_url"].get<std::string>();
-    if (c["body"].get<std::string>() == body) return out;  // nothing changed: no write
-    Response r = client.patch("/repos/" + std::string(repo) + "/issues/comments/" + std::to_string(out.comment_id),
-                              nlohmann::json{{"body", body}});
+    for (const auto& c : list.items) {
+      if (!c.is_object() || !c.contains("body") || !c["body"].is_string() || !c.contains("id") ||
+          !c["id"].is_number_integer())
+        continue;
+      if (c["body"].get<std::string>().rfind(marker, 0) != 0) continue;
+      // Only our own comment: a stranger can paste the marker.
+      if (!c.contains("user") || !c["user"].is_object() || !c["user"].contains("login") ||
+          !c["user"]["login"].is_string() || !iequal(c["user"]["login"].get<std::string>(), owner))
+        continue;
+      CommentResult out;
+      out.outcome = round > 0 ? CommentOutcome::Created : CommentOutcome::Updated;
+      out.comment_id = c["id"].get<long long>();
+      if (c.contains("html_url") && c["html_url"].is_string()) out.html_url = c["html_url"].get<std::string>();
+      if (c["body"].get<std::string>() == body) return out;  // nothing changed: no write
+      Response r = client.patch("/repos/" + std::string(repo) + "/issues/comments/" + std::to_string(out.comment_id),
+                                nlohmann::json{{"body", body}});
+      if (!r.ok()) return failed(r);
+      return out;
+    }
+
+    Response r = client.post(issue + "/comments", nlohmann::json{{"body", body}});
+    if (r.maybe_applied && round == 0) continue;
     if (!r.ok()) return failed(r);
+    CommentResult out;
+    out.outcome = CommentOutcome::Created;
+    take_ids(out, r);
     return out;
   }
-
-  Response r = client.post(issue + "/comments", nlohmann::json{{"body", body}});
-  if (!r.ok()) return failed(r);
-  CommentResult out;
-  out.outcome = CommentOutcome::Created;
-  take_ids(out, r);
-  return out;
 }
 
 }  // namespace review::github

@@ -173,8 +173,34 @@ TEST_CASE("500 then 201 on create: retried, then published", "[github][check_run
                                              Severity::Block);
   CHECK(r.outcome == CheckRunOutcome::Published);
   CHECK(r.check_run_id == 5);
-  CHECK(q.sleeps.size() == 1);
-  CHECK(mock.requests().size() == 2);
+  CHECK(q.sleeps.empty());                // not retried blindly: looked up first
+  CHECK(mock.requests().size() == 3);     // POST 500, GET the commit's check runs (none), POST
+}
+
+TEST_CASE("a create answered 502 after it was applied is found, not duplicated", "[github][check_run]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "POST"}, {"path", "/repos/o/r/check-runs"},
+                                               {"responses", {{{"status", 502}, {"apply", true}}}}}}}});
+  Quiet q;
+  Client c(q.options(mock.url()));
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+                                             Severity::Block);
+  CHECK(r.outcome == CheckRunOutcome::Published);
+  CHECK(r.check_run_id == 1);
+  int posts = 0;
+  for (const auto& q2 : mock.requests()) posts += q2["method"] == "POST";
+  CHECK(posts == 1);
+}
+
+TEST_CASE("an exhausted rate limit is not mistaken for a read-only token", "[github][check_run]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "POST"}, {"path", "/repos/o/r/check-runs"},
+                                               {"responses", {{{"status", 403}, {"body", {{"message", "API rate limit exceeded for installation"}}},
+                                                               {"headers", {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "99999999999"}}}}}}}}}});
+  Quiet q;
+  Client c(q.options(mock.url()));
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+                                             Severity::Block);
+  CHECK(r.outcome == CheckRunOutcome::Failed);
+  CHECK(r.message.find("rate limit") != std::string::npos);
 }
 
 TEST_CASE("a fork's read-only token (403/404) asks for the workflow-annotation fallback", "[github][check_run]") {
@@ -223,7 +249,7 @@ TEST_CASE("a failing append batch is reported, not hidden", "[github][check_run]
 TEST_CASE("the token never appears in logs or results, even when GitHub echoes it", "[github][check_run]") {
   MockGithub mock(nlohmann::json{
       {"routes", {{{"method", "POST"}, {"path", "/repos/o/r/check-runs"},
-                   {"responses", {{{"status", 500}, {"body", {{"message", "bad token " + kToken}}}},
+                   {"responses", {{{"status", 429}, {"headers", {{"Retry-After", "1"}}}, {"body", {{"message", "bad token " + kToken}}}},
                                   {{"status", 422}, {"body", {{"message", "bad token " + kToken}}}}}}}}}});
   Quiet q;
   Client c(q.options(mock.url()));
@@ -234,4 +260,5 @@ TEST_CASE("the token never appears in logs or results, even when GitHub echoes i
   for (auto& l : q.log) everything += l;
   CHECK_FALSE(q.log.empty());
   CHECK(everything.find(kToken) == std::string::npos);
+  CHECK(everything.find(kToken.substr(0, 11)) == std::string::npos);  // no part of it either
 }

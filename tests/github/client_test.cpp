@@ -85,7 +85,7 @@ TEST_CASE("requests carry GitHub's headers and the token only in Authorization",
 }
 
 TEST_CASE("500 then 201: retried once after a jittered backoff", "[github][client]") {
-  MockGithub mock(nlohmann::json{{"routes", {route("POST", "/repos/o/r/check-runs",
+  MockGithub mock(nlohmann::json{{"routes", {route("PATCH", "/repos/o/r/check-runs/1",
                                      {{{"status", 500}, {"body", {{"message", "Server Error"}}}},
                                       {{"status", 502}},
                                       {{"status", 201}, {"body", {{"id", 9}}}}})}}});
@@ -93,7 +93,7 @@ TEST_CASE("500 then 201: retried once after a jittered backoff", "[github][clien
   auto o = rec.options(mock.url());
   o.initial_backoff = 1000ms;
   Client c(o);
-  auto r = c.post("/repos/o/r/check-runs", {{"name", "x"}});
+  auto r = c.patch("/repos/o/r/check-runs/1", {{"name", "x"}});
   CHECK(r.status == 201);
   CHECK(r.attempts == 3);
   REQUIRE(rec.sleeps.size() == 2);
@@ -103,7 +103,7 @@ TEST_CASE("500 then 201: retried once after a jittered backoff", "[github][clien
   CHECK(rec.sleeps[1] <= 2000);
   CHECK(mock.requests().size() == 3);
   REQUIRE(rec.log.size() == 2);
-  CHECK(rec.log[0].rfind("github: POST /repos/o/r/check-runs: HTTP 500; retrying in ", 0) == 0);
+  CHECK(rec.log[0].rfind("github: PATCH /repos/o/r/check-runs/1: HTTP 500; retrying in ", 0) == 0);
   CHECK(rec.log[0].find("(attempt 2 of 6)") != std::string::npos);
 }
 
@@ -215,4 +215,67 @@ TEST_CASE("redact removes the token from any text", "[github][client]") {
   ClientOptions anon;
   Client a(anon);
   CHECK(a.redact("nothing") == "nothing");
+}
+
+TEST_CASE("a POST that may have been applied is never retried blindly", "[github][client]") {
+  MockGithub mock(nlohmann::json{{"routes", {route("POST", "/repos/o/r/issues/7/comments",
+                                     {{{"status", 502}, {"apply", true}}, {{"status", 201}}})}}});
+  Recorder rec;
+  Client c(rec.options(mock.url()));
+  auto r = c.post("/repos/o/r/issues/7/comments", {{"body", "x"}});
+  CHECK(r.status == 502);
+  CHECK(r.maybe_applied);
+  CHECK(r.attempts == 1);
+  CHECK(rec.sleeps.empty());
+  CHECK(mock.requests().size() == 1);
+}
+
+TEST_CASE("a rate-limit 403 is told apart from a missing permission", "[github][client]") {
+  MockGithub mock(nlohmann::json{{"routes", {route("POST", "/repos/o/r/check-runs",
+                                     {{{"status", 403}, {"body", {{"message", "API rate limit exceeded"}}},
+                                       {"headers", {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "1700009999"}}}}}),
+                                            route("POST", "/repos/o/r/other",
+                                     {{{"status", 403}, {"body", {{"message", "Resource not accessible by integration"}}}}})}}});
+  Recorder rec;
+  Client c(rec.options(mock.url()));
+  auto limited = c.post("/repos/o/r/check-runs", nlohmann::json::object());
+  CHECK(limited.rate_limited);
+  CHECK(limited.gave_up);
+  auto denied = c.post("/repos/o/r/other", nlohmann::json::object());
+  CHECK_FALSE(denied.rate_limited);
+  CHECK(denied.status == 403);
+}
+
+TEST_CASE("one deadline bounds all API work of a run", "[github][client]") {
+  MockGithub mock(nlohmann::json{{"routes", {route("GET", "/slow", {{{"status", 503}}})}}});
+  Recorder rec;
+  auto o = rec.options(mock.url());
+  o.initial_backoff = 1000ms;
+  o.max_backoff = 1000ms;
+  o.total_budget = 60000ms;
+  o.run_budget = 2500ms;  // each call alone could retry for a minute
+  Client c(o);
+  auto first = c.get("/slow");
+  CHECK(first.gave_up);
+  long long slept = 0;
+  for (auto s : rec.sleeps) slept += s;
+  CHECK(slept <= 2500);
+  size_t sent = mock.requests().size();
+  auto second = c.get("/slow");
+  auto third = c.get("/slow");
+  CHECK(third.gave_up);
+  CHECK(third.transport_error.find("used up") != std::string::npos);
+  CHECK(review::github::describe_failure(third).find("GET /slow: no answer (not sent: the run's 2500 ms") == 0);
+  CHECK(mock.requests().size() <= sent + 1);
+  (void)second;
+}
+
+TEST_CASE("redact removes any 8 characters of the token and anything token-shaped", "[github][client]") {
+  MockGithub mock;
+  Recorder rec;
+  Client c(rec.options(mock.url()));
+  CHECK(c.redact("Bad credentials: ghs_SECRETto…") == "Bad credentials: ***…");
+  CHECK(c.redact("prefix SECRETtoken12 end") == "prefix *** end");
+  CHECK(c.redact("other ghp_abcDEF123 and github_pat_11AAA_xyz") == "other *** and ***");
+  CHECK(c.redact("nothing here: 1234567") == "nothing here: 1234567");
 }

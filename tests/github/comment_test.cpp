@@ -151,3 +151,13 @@ TEST_CASE("sticky comment: a failing listing writes nothing", "[github][comment]
   CHECK(r.message == "GET /repos/o/r/issues/7/comments?per_page=100: HTTP 410: Gone");
   CHECK(mock.requests().size() == 2);  // GET /user, then the listing
 }
+
+TEST_CASE("sticky comment: a create answered 502 after it was applied is not posted twice", "[github][comment]") {
+  MockGithub mock(nlohmann::json{{"routes", {{{"method", "POST"}, {"path", "/repos/o/r/issues/7/comments"},
+                                               {"responses", {{{"status", 502}, {"apply", true}}}}}}}});
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## BLOCK");
+  CHECK(r.outcome == CommentOutcome::Created);
+  CHECK(count(mock.requests(), "POST") == 1);
+}

@@ -9,7 +9,8 @@ a POST to /__shutdown. Every request is appended to the log as one JSON line:
 (`body` is the parsed JSON, or the raw text when it is not JSON, or null when empty).
 
 The scenario (JSON) scripts answers per route; a route's answers are used in order and the last
-one repeats:
+one repeats (an answer with "apply": true first does what the default route would, e.g. a POST
+that creates the resource and then answers 502):
     {"routes": [{"method": "POST", "path": "/repos/o/r/check-runs",
                  "responses": [{"status": 500, "body": {"message": "boom"}},
                                {"status": 201, "body": {"id": 7}, "headers": {"Retry-After": "2"}}]}],
@@ -20,6 +21,7 @@ posted comments get, default the viewer or github-actions[bot].)
 Without a matching route the server behaves like a small GitHub:
     POST  /repos/{o}/{r}/check-runs                 -> 201 {"id": n, "html_url": ...}
     PATCH /repos/{o}/{r}/check-runs/{id}            -> 200 {"id": id}
+    GET   /repos/{o}/{r}/commits/{sha}/check-runs   -> 200 {"total_count", "check_runs"} created so far
     GET   /user                                     -> 200 {"login": viewer}, or 403 without "viewer"
     GET   /repos/{o}/{r}/issues/{n}/comments        -> 200 page of stored comments, Link rel="next"
     POST  /repos/{o}/{r}/issues/{n}/comments        -> 201 stored comment
@@ -47,6 +49,7 @@ class State:
         self.comments = [dict(c) for c in comments.get("initial", [])]
         self.next_id = 1000 + max([c.get("id", 0) for c in self.comments] + [0])
         self.next_check = 1
+        self.check_runs = []
         # The token's identity: a login answers GET /user; None = an installation token (403).
         self.viewer = scenario.get("viewer")
         self.author = scenario.get("author", self.viewer or "github-actions[bot]")
@@ -91,12 +94,25 @@ def make_handler(state):
                     if r["method"] == self.command and r["path"] == parts.path and r["responses"]:
                         resp = r["responses"][min(r["used"], len(r["responses"]) - 1)]
                         r["used"] += 1
+                        if resp.get("apply"):  # do the default work, then answer as scripted
+                            self._default(parts, body, answer=False)
                         self._answer(int(resp.get("status", 200)), resp.get("body"), resp.get("headers"))
                         return
                 self._default(parts, body)
 
-        def _default(self, parts, body):
+        def _default(self, parts, body, answer=True):
+            if not answer:
+                saved = self._answer
+                self._answer = lambda *a, **k: None
+                try:
+                    return self._default(parts, body)
+                finally:
+                    self._answer = saved
             path, query = parts.path, parse_qs(parts.query)
+            m = re.fullmatch(r"/repos/[^/]+/[^/]+/commits/([^/]+)/check-runs", path)
+            if m and self.command == "GET":
+                runs = [c for c in state.check_runs if c.get("head_sha") == m.group(1)]
+                return self._answer(200, {"total_count": len(runs), "check_runs": runs})
             if path == "/user" and self.command == "GET":
                 if state.viewer:
                     return self._answer(200, {"login": state.viewer})
@@ -105,6 +121,9 @@ def make_handler(state):
             if m and self.command == "POST":
                 cid = state.next_check
                 state.next_check += 1
+                b = body if isinstance(body, dict) else {}
+                state.check_runs.append({"id": cid, "name": b.get("name"), "head_sha": b.get("head_sha"),
+                                         "external_id": b.get("external_id")})
                 return self._answer(201, {"id": cid, "html_url": "http://mock/check-runs/%d" % cid})
             m = re.fullmatch(r"/repos/[^/]+/[^/]+/check-runs/(\d+)", path)
             if m and self.command == "PATCH":
