@@ -5,8 +5,10 @@
 //   const auto& fns = facts->query("functions", Scope{Scope::Kind::Changed, {}});
 //
 // Every file is parsed at most once per side (head/base) per ChangeFacts, whatever the number of
-// sources and rules that read it; each (source, scope) result is computed once and cached. The
-// repo scope is listed lazily from ContentSource::head_files() and parsed in parallel.
+// sources and rules that read it; each (source, scope) result is computed once and cached, and so
+// are the per-file facts of per-file sources. The repo scope is listed lazily from
+// ContentSource::head_files() and parsed in parallel. The sources themselves live one per file
+// under runner/facts/ behind the `Source` interface (source.hpp, which says how to add one).
 #pragma once
 
 #include <atomic>
@@ -22,6 +24,7 @@
 #include "dsl/facts.hpp"
 #include "runner/change/change.hpp"
 #include "runner/facts/schema.hpp"
+#include "runner/facts/source.hpp"
 #include "runner/lang/model.hpp"
 
 namespace review::facts {
@@ -40,7 +43,9 @@ bool builtin_is_test(std::string_view path);
 /// recipes, or starts with "bench".
 bool builtin_is_tooling(std::string_view path);
 
-class ChangeFacts : public dsl::Facts {
+/// The parsed-model cache and the scopes of one Change; every source itself is a `Source` of the
+/// registry (source.hpp), which this class looks up by name and whose results it caches.
+class ChangeFacts final : public dsl::Facts, private SourceContext {
  public:
   struct Options {
     int jobs = 0;                        ///< parser threads for repo-wide scopes; 0 = all cores
@@ -54,10 +59,11 @@ class ChangeFacts : public dsl::Facts {
 
   const std::vector<dsl::SourceSchema>& schema() const override;
   /// Stores tiers, test globs and lets (`let sibling_suffixes = [...]` overrides the suffix list
-  /// of `siblings`). Clears cached query results (parsed files stay cached).
+  /// of `siblings`). Clears cached query results (parsed files and per-file facts stay cached).
   void configure(const dsl::RulesetData& data) override;
   /// Returns the facts of `source` over `scope`, in file order then line order; cached per
-  /// (source, scope). Throws dsl::FactsError for an unknown or nested-only source name.
+  /// (source, scope). Throws dsl::FactsError for an unknown or nested-only source name, or what
+  /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
 
@@ -69,41 +75,29 @@ class ChangeFacts : public dsl::Facts {
   std::vector<std::string> notes() const;
 
   /// The model of one file side (parsed on first use). nullptr when the file has no text.
-  std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base);
+  std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) override;
 
  private:
-  struct FileRef {
-    std::string path;                      ///< path on its side
-    bool base = false;
-    const change::ChangedFile* changed = nullptr;  ///< null for unchanged repo files
-  };
+  // SourceContext
+  const change::Change& change() const override { return *change_; }
+  std::shared_ptr<const change::Change> change_ptr() const override { return change_; }
+  const dsl::RulesetData& data() const override { return data_; }
+  std::vector<FileRef> files(const dsl::Scope& scope) override;
+  const std::vector<std::string>& repo_files() override;
+  void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
+  const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
+  void note(const std::string& text) override;
 
-  std::vector<FileRef> files_of(const dsl::Scope& scope);
-  const std::vector<std::string>& repo_files();
-  void prefetch(const std::vector<FileRef>& refs);
+  void prefetch_models(const std::vector<FileRef>& refs);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
   /// models on the parser threads.
   void prefetch_analyses(const std::vector<FileRef>& refs);
   std::optional<std::string> read_text(const std::string& path, bool base, const change::ChangedFile* cf);
   std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text);
-  bool added_in(const FileRef& f, int line) const;
-  bool added_range(const FileRef& f, int a, int b) const;
-
-  std::vector<dsl::FactPtr> build(const std::string& source, const dsl::Scope& scope);
-  std::vector<dsl::FactPtr> pr_facts();
-  std::vector<dsl::FactPtr> file_facts(const dsl::Scope& scope);
-  std::vector<dsl::FactPtr> line_facts(const dsl::Scope& scope, int which);  // 0 all, 1 added, 2 removed
-  const std::vector<dsl::FactPtr>& function_facts(const FileRef& f);
-  const std::vector<std::pair<dsl::FactPtr, int>>& branch_facts(const FileRef& f);
-  std::vector<dsl::FactPtr> per_file(const dsl::Scope& scope, const std::string& source);
-  std::vector<dsl::FactPtr> clone_facts(const dsl::Scope& scope);
-  std::vector<dsl::FactPtr> sibling_facts(const dsl::Scope& scope);
-  std::vector<dsl::FactPtr> section_facts(const dsl::Scope& scope);
 
   std::shared_ptr<const change::Change> change_;
   Options options_;
   dsl::RulesetData data_;
-  std::vector<std::string> suffixes_;
 
   mutable std::mutex mu_;                 // guards models_, notes_, hook calls and content reads
   std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;  // "h:" / "b:" + path
@@ -113,9 +107,8 @@ class ChangeFacts : public dsl::Facts {
   /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.
   std::atomic<bool> analyses_wanted_{false};
   std::optional<std::vector<std::string>> repo_files_;
-  std::map<std::string, std::vector<dsl::FactPtr>> cache_;
-  std::map<std::string, std::vector<dsl::FactPtr>> fn_cache_;
-  std::map<std::string, std::vector<std::pair<dsl::FactPtr, int>>> branch_cache_;
+  std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts
+  std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts
 };
 
 }  // namespace review::facts

@@ -1,7 +1,8 @@
-// The registry of fact sources: every source the rule language can query, with its fields, their
-// types and one-line docs. `runner sources` prints it, the checker validates rules against it and
-// ChangeFacts::schema() returns it, so the three cannot drift apart. The table itself lives in
-// schema.cpp (one place to edit).
+// The schema of every fact source the rule language can query, with its fields, their types and
+// one-line docs. `runner sources` prints it, the checker validates rules against it and
+// ChangeFacts::schema() returns it, so the three cannot drift apart. Each source declares its own
+// schema next to its build (runner/facts/<source>.cpp); the registry table is registry.cpp
+// (source.hpp says how to add a source).
 #pragma once
 
 #include <vector>

@@ -1,0 +1,70 @@
+// The one table of fact sources, and the Source defaults.
+#include <mutex>
+
+#include "runner/facts/sources.hpp"
+
+namespace review::facts {
+
+Source::~Source() = default;
+SourceContext::~SourceContext() = default;
+
+namespace {
+
+using Factory = std::unique_ptr<Source> (*)();
+
+// Adding a source = one file + one factory in sources.hpp + one row here, in documentation order
+// (`runner sources` prints this order; nested-only shapes come last).
+constexpr Factory kSources[] = {
+    &make_pr_source,          &make_files_source,          &make_lines_source,
+    &make_added_lines_source, &make_removed_lines_source,  &make_functions_source,
+    &make_calls_source,       &make_assignments_source,    &make_statements_source,
+    &make_branches_source,    &make_dispatch_cases_source, &make_unbound_reads_source,
+    &make_clones_source,      &make_siblings_source,       &make_symbols_source,
+    &make_cmake_commands_source, &make_sections_source,
+    &make_location_shape,     &make_construct_shape,
+};
+
+}  // namespace
+
+const std::vector<std::unique_ptr<Source>>& sources() {
+  static const std::vector<std::unique_ptr<Source>> all = [] {
+    std::vector<std::unique_ptr<Source>> v;
+    for (Factory make : kSources) {
+      v.push_back(make());
+      v.back()->name_ = v.back()->schema().name;
+    }
+    return v;
+  }();
+  return all;
+}
+
+const Source* find_source(std::string_view name) {
+  for (const auto& s : sources())
+    if (s->name() == name) return s.get();
+  return nullptr;
+}
+
+bool FileRef::added(int line) const { return !base && changed && changed->added_lines.count(line); }
+
+bool FileRef::added_range(int a, int b) const {
+  if (base || !changed) return false;
+  auto it = changed->added_lines.lower_bound(a);
+  return it != changed->added_lines.end() && *it <= b;
+}
+
+std::vector<dsl::FactPtr> Source::build(SourceContext& ctx, const dsl::Scope& scope) const {
+  auto refs = ctx.files(scope);
+  ctx.prefetch(refs, uses_analyses());
+  std::vector<dsl::FactPtr> out;
+  for (const auto& r : refs) {
+    const auto& fs = ctx.file_facts(name(), r);
+    out.insert(out.end(), fs.begin(), fs.end());
+  }
+  return out;
+}
+
+std::vector<dsl::FactPtr> Source::build_file(SourceContext&, const FileRef&) const {
+  throw dsl::FactsError{"fact source '" + name() + "' has no implementation"};
+}
+
+}  // namespace review::facts

@@ -1,0 +1,123 @@
+// Fact sources: one `Source` per source the rule language can query, one file each under
+// runner/facts/, and one registry table (registry.cpp) that names them. ChangeFacts
+// (change_facts.hpp) owns the parsed-model cache and the scopes; it looks a source up here, hands
+// it a `SourceContext` and caches what it builds.
+//
+// ## How to add a fact source
+// 1. Write runner/facts/<name>.cpp defining a class derived from `Source`:
+//    - `schema()` returns the name, a one-line doc and every field (name, type, one-line doc).
+//      The field names are the contract with rulesets; `runner sources`, the checker and
+//      ChangeFacts::schema() all read this one declaration.
+//    - Per-file sources (one fact per thing in one file side) override `build_file` only: the
+//      default `build` lists the scope's files, parses them in parallel and concatenates the
+//      per-file facts in file order (results are cached per file side, so other sources can
+//      reuse them through `SourceContext::file_facts`). A source that reads the lazy analyses
+//      (`SourceModel::branch_chains` / `unbound_reads`) also returns true from `uses_analyses`.
+//    - Sources that are not per file (the pull request, pairs across files, facts of the change
+//      itself) override `build` instead.
+//    - Every fact is made with `dsl::make_fact(<name>, file, line)` and carries exactly the
+//      schema's fields: each field other than the location members (file, line, end_line,
+//      column, which `Fact` holds as members) is `set` on the fact or answered by its
+//      `FieldProvider`, with the declared type. tests/facts/sources_test.cpp checks this for
+//      every source of the registry on a fixture; extend the fixture so the new source makes
+//      at least one fact there.
+// 2. Declare its factory (`std::unique_ptr<Source> make_<name>_source();`) in sources.hpp.
+// 3. Add one row to `kSources` in registry.cpp, in documentation order (`runner sources` prints
+//    that order); update the source list in tests/facts/change_facts_test.cpp and the docs
+//    (docs/ and RULES.md §0 when it names the source).
+// A source never names a rule id; it provides generic facts that `.rules` files query.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/facts.hpp"
+#include "runner/change/change.hpp"
+#include "runner/lang/model.hpp"
+
+namespace review::facts {
+
+/// One side of one file that a scope covers.
+struct FileRef {
+  std::string path;                              ///< path on its side (base path for base refs)
+  bool base = false;                             ///< the base version rather than the head one
+  const change::ChangedFile* changed = nullptr;  ///< null for files the change does not touch
+
+  /// Returns whether head line `line` of this file is an added line (always false on the base
+  /// side and for unchanged files).
+  bool added(int line) const;
+  /// Returns whether some line in [a, b] is an added line (same conditions as `added`).
+  bool added_range(int a, int b) const;
+};
+
+/// What a source may read while it builds: the change, the ruleset data, the files of a scope
+/// and their parsed models, and other sources' per-file facts. Implemented by ChangeFacts.
+class SourceContext {
+ public:
+  virtual ~SourceContext();
+  /// The change under review (never null; its content source is never null).
+  virtual const change::Change& change() const = 0;
+  /// A shared owner of the change, for field providers that keep pointers into it.
+  virtual std::shared_ptr<const change::Change> change_ptr() const = 0;
+  /// The ruleset data of the last `configure` (tiers, test globs, lets).
+  virtual const dsl::RulesetData& data() const = 0;
+  /// Every analysable file side the scope covers, in file order: head sides of changed files
+  /// (changed), base sides (base), tracked head files minus the skip globs (repo, globs) or the
+  /// listed paths (files). Deleted, binary, skipped files and submodules are left out.
+  virtual std::vector<FileRef> files(const dsl::Scope& scope) = 0;
+  /// Every tracked head file minus the skip globs, sorted; the changed files when the tree is unknown.
+  virtual const std::vector<std::string>& repo_files() = 0;
+  /// Parses the refs' files on the worker threads ahead of `model` calls (a no-op for one file or
+  /// one job). With `analyses`, also runs the lazy analyses and makes later parses run them.
+  virtual void prefetch(const std::vector<FileRef>& refs, bool analyses) = 0;
+  /// The model of one file side, parsed on first use and cached; nullptr when the file has no text.
+  virtual std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) = 0;
+  /// The per-file facts `source` builds for `ref` (Source::build_file), cached per file side.
+  /// Throws dsl::FactsError when `source` is unknown or has no per-file build.
+  virtual const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) = 0;
+  /// Records a note for the user ("PATH: not analysed (why)"), once however often it is given.
+  /// Thread-safe.
+  virtual void note(const std::string& text) = 0;
+};
+
+/// One fact source. Implementations are stateless (`build*` are const) and live one per file
+/// (or per tight family, e.g. lines / added_lines / removed_lines) in runner/facts/.
+class Source {
+ public:
+  Source() = default;
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+  virtual ~Source();
+
+  /// The source's name, doc and fields. Called once, when the registry is first read.
+  virtual dsl::SourceSchema schema() const = 0;
+  /// True for record shapes that only appear nested inside other facts ("location"); querying
+  /// them throws FactsError.
+  virtual bool nested_only() const { return false; }
+  /// True when `build_file` reads SourceModel::branch_chains or unbound_reads.
+  virtual bool uses_analyses() const { return false; }
+
+  /// Returns the facts of `scope`, in file order then line order. Default: prefetches
+  /// ctx.files(scope) and concatenates ctx.file_facts(name, ref) for each. Throws dsl::FactsError.
+  virtual std::vector<dsl::FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const;
+  /// Returns the facts of one file side, in line order. Must not read `ctx.data()` (results are
+  /// cached for the life of the context). Default: throws dsl::FactsError ("has no implementation").
+  virtual std::vector<dsl::FactPtr> build_file(SourceContext& ctx, const FileRef& ref) const;
+
+  /// The name of `schema()` (set by the registry when it creates the source).
+  const std::string& name() const { return name_; }
+
+ private:
+  friend const std::vector<std::unique_ptr<Source>>& sources();
+  std::string name_;
+};
+
+/// Every registered source, in documentation order (registry.cpp's kSources). Stable references.
+const std::vector<std::unique_ptr<Source>>& sources();
+
+/// Returns the registered source named `name`, or nullptr.
+const Source* find_source(std::string_view name);
+
+}  // namespace review::facts
