@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     for (auto& u : found) {
       std::string l = rel + ":" + std::to_string(u.read_line) + ":" + std::to_string(u.read_column) + " " + u.name;
       if (verbose)
-        l += "  [" + u.cause + " " + u.branch_kind + "@" + std::to_string(u.branch_line) + "; bound in " + u.bound_in +
+        l += std::string("  [") + (u.definite ? "definite " : "possibly ") + u.cause + " " + u.branch_kind + "@" + std::to_string(u.branch_line) + "; bound in " + u.bound_in +
              "; unbound when " + u.unbound_path + "; " + u.scope_kind + " " + u.function + "]";
       lines.push_back(std::move(l));
     }

@@ -33,7 +33,7 @@ class ConstructShape final : public Source {
             {
                 field("file", T::String, "path"),
                 field("line", T::Int, "its first line"),
-                field("kind", T::String, "if, match, for, while, try, with or del"),
+                field("kind", T::String, "if, match, for, while, try, with or del; binding (the line that binds it) for a definite read"),
             }};
   }
   bool nested_only() const override { return true; }

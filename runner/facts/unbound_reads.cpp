@@ -1,4 +1,4 @@
-// Source `unbound_reads`: one fact per read of a local that some path leaves unbound (Python).
+// Source `unbound_reads`: one fact per read of a local that some path, or every path, leaves unbound (Python).
 #include "runner/facts/sources.hpp"
 #include "runner/facts/util.hpp"
 
@@ -13,7 +13,7 @@ using util::field;
 class UnboundReadsSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
-    return {"unbound_reads", "one fact per read of a local that some path leaves unbound (Python)", true,
+    return {"unbound_reads", "one fact per read of a local that some path, or every path, leaves unbound (Python)", true,
             {
                 field("file", T::String, "path"),
                 field("line", T::Int, "line of the read"),
@@ -23,7 +23,8 @@ class UnboundReadsSource final : public Source {
                 field("branch", T::Fact, "the construct whose arms bind it (line, kind)", "construct"),
                 field("bound_in", T::String, "which arms bind it (\"the if and elif arms\")"),
                 field("unbound_path", T::String, "one path that leaves it unbound (\"else\")"),
-                field("cause", T::String, "branch, loop, try, match or del"),
+                field("cause", T::String, "branch, loop, try, match, with or del; before_binding for a read above every binding"),
+                field("certainty", T::String, "definite (unbound on every path: UnboundLocalError) or possibly (some path)"),
                 field("function", T::String, "enclosing function, \"\" at module level"),
                 field("scope_kind", T::String, "function, module or class"),
                 field("guarded", T::Bool, "the tests around the read rule out every path that leaves it unbound (correlated conditions)"),
@@ -55,6 +56,7 @@ class UnboundReadsSource final : public Source {
       f->set("bound_in", Value(u.bound_in));
       f->set("unbound_path", Value(u.unbound_path));
       f->set("cause", Value(u.cause));
+      f->set("certainty", Value(std::string(u.definite ? "definite" : "possibly")));
       f->set("function", Value(util::normalise_function(u.function)));
       f->set("scope_kind", Value(u.scope_kind));
       f->set("guarded", Value(u.guarded));

@@ -321,3 +321,48 @@ TEST_CASE("unbound: hostile nesting yields nothing instead of a stack overflow",
   const std::string ok = "def f(c):\n    x = " + repeat("(", 100) + "1" + repeat(")", 100) + "\n";
   CHECK(run(ok + g) == std::vector<std::string>{"w 6:12 branch"});
 }
+
+TEST_CASE("unbound: definite reads (unbound on every path)", "[unbound]") {
+  const std::vector<Case> cases = {
+      {"read two lines above the unpacking that binds it",
+       "def f(shape):\n    x = g(y)\n    a, y = shape\n    return x, a\n", {"y 2:11 before_binding"}},
+      {"method", "class C:\n    def m(self):\n        t = self.h(u)\n        u = 1\n        return t\n",
+       {"u 3:20 before_binding"}},
+      {"nested function's own local",
+       "def outer():\n    def inner():\n        v = w + 1\n        w = 2\n        return v\n    return inner\n",
+       {"w 3:13 before_binding"}},
+      {"comprehension reads the function's state where it stands",
+       "def f(xs):\n    ys = [v * k for v in xs]\n    k = 2\n    return ys\n", {"k 2:15 before_binding"}},
+      {"deleted on every path", "def f(a):\n    b = a\n    del b\n    return b\n", {"b 4:12 del"}},
+      {"module level, not a builtin", "z = q\nq = 1\n", {"q 1:5 before_binding"}},
+      // silent
+      {"a builtin shadowed later at module level is the builtin", "print(len)\nlen = 3\n", {}},
+      {"class body falls back to the module", "n = 1\nclass C:\n    m = n\n    n = 2\n", {}},
+      {"a read in a nested function runs later", "def f():\n    def g():\n        return w\n    w = 3\n    return g\n", {}},
+      {"a comprehension's own target does not leak", "def f():\n    a = [i for i in range(3)]\n    return i\n", {}},
+      {"global declared", "def f():\n    global G\n    x = G\n    G = 1\n    return x\n", {}},
+      {"a loop makes it possibly, not definite",
+       "def f(xs):\n    for v in xs:\n        if v:\n            use(prev)\n        prev = v\n", {"prev 4:17 loop"}},
+      {"unreachable read", "def f():\n    return 1\n    print(x)\n    x = 2\n", {}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    CHECK(run(c.src) == c.expected);
+  }
+}
+
+TEST_CASE("unbound: definite field and the binding it comes before", "[unbound]") {
+  Parsed p("def f(shape):\n    x = g(y)\n    a, y = shape\n    if x:\n        z = 1\n    return z\n",
+           tree_sitter_python());
+  auto found = find_unbound_reads(p.root(), p.source);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].name == "y");
+  CHECK(found[0].definite);
+  CHECK(found[0].branch_kind == "binding");
+  CHECK(found[0].branch_line == 3);
+  CHECK(found[0].bound_in == "line 3");
+  CHECK_FALSE(found[0].guarded);
+  CHECK(found[1].name == "z");
+  CHECK_FALSE(found[1].definite);
+  CHECK(found[1].cause == "branch");
+}

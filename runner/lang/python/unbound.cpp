@@ -242,6 +242,7 @@ class Analyzer {
       std::string nm(node_text(id, src_));
       if (!names_.count(nm) || info.bindings[nm].empty()) captured_read(id, nm);
     }
+    for (const auto& [id, r] : unbound_here_) definite_read(id, r);
   }
 
   bool end_live() const { return end_live_; }
@@ -264,6 +265,9 @@ class Analyzer {
   std::vector<LoopCtx*> loops_;
   std::vector<std::pair<uint32_t, uint32_t>> loop_ranges_;
   std::vector<TSNode> pending_;  // reads of names not (yet) bound in this scope
+  // Reads where the name is unbound on every path (with the reason of a `del`, or -1); decided
+  // at the end of the scope, when every binding of the scope is known.
+  std::vector<std::pair<TSNode, int>> unbound_here_;
   ScopeInfo* info_ = nullptr;
   std::vector<State*> catchers_;  // exception accumulators of enclosing try bodies
   std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
@@ -496,12 +500,16 @@ class Analyzer {
     if (!s.live) return;
     const size_t* ip = find_index(node_text(id, src_));
     if (!ip) {
-      if (report_ && !declared_outer_.count(std::string(node_text(id, src_)))) pending_.push_back(id);
+      if (report_ && !declared_outer_.count(std::string(node_text(id, src_)))) {
+        pending_.push_back(id);
+        unbound_here_.emplace_back(id, -1);
+      }
       return;
     }
     if (shadow_[*ip] > 0) return;
     size_t i = *ip;
     uint8_t v = s.get(i);
+    if (v == kUnbound && report_) unbound_here_.emplace_back(id, s.reason(i));
     if (v == kMaybe && report_) {
       uint32_t at = ts_node_start_byte(id);
       // A class body falls back to the module's binding when its own is missing.
@@ -539,6 +547,78 @@ class Analyzer {
         emit(id, nm, snap->second.st.reason(ni->second), *e);
       return;
     }
+  }
+
+  // A read where the name is unbound on every path reaching it, of a name this scope binds
+  // somewhere (a local): UnboundLocalError in a function. Module and class bodies fall back to
+  // the builtins (and a class body to the module), so there such names are left out.
+  void definite_read(TSNode id, int r) {
+    std::string nm(node_text(id, src_));
+    uint32_t at = ts_node_start_byte(id);
+    auto b = info_->bindings.find(nm);
+    if (b == info_->bindings.end() || b->second.empty()) return;  // never bound here: a global
+    if (job_->kind == "lambda") return;
+    if (job_->kind != "function" && python_builtins().count(nm)) return;
+    if (job_->kind == "class" && outer_names_ && outer_names_->count(nm)) return;
+    if (!seen_.emplace(at, nm).second) return;  // reported already (possibly unbound on a later pass)
+    uint32_t next = UINT32_MAX, first = UINT32_MAX;
+    for (auto [pos, kind] : b->second) {
+      first = std::min(first, pos);
+      if (pos > at) next = std::min(next, pos);
+    }
+    UnboundRead u;
+    u.name = nm;
+    TSPoint p = ts_node_start_point(id);
+    u.read_line = static_cast<int>(p.row) + 1;
+    u.read_column = static_cast<int>(p.column) + 1;
+    u.function = job_->name;
+    u.scope_kind = job_->kind;
+    u.definite = true;
+    if (r >= 0 && info_->reasons[static_cast<size_t>(r)].cause == "del") {
+      const Reason& rs = info_->reasons[static_cast<size_t>(r)];
+      u.cause = "del";
+      u.branch_line = rs.line;
+      u.branch_kind = rs.kind;
+      u.bound_in = rs.bound_in;
+      u.unbound_path = "the `del` at line " + std::to_string(rs.line) + " unbinds it on every path";
+    } else {
+      u.cause = "before_binding";
+      uint32_t where = next != UINT32_MAX ? next : first;
+      u.branch_line = 1 + static_cast<int>(std::count(src_.begin(), src_.begin() + std::min<size_t>(where, src_.size()), '\n'));
+      u.branch_kind = "binding";
+      u.bound_in = "line " + std::to_string(u.branch_line);
+      u.unbound_path = next != UINT32_MAX ? "it is first bound at line " + std::to_string(u.branch_line) + ", below the read"
+                                          : "no path to it binds it";
+    }
+    out_.push_back(std::move(u));
+  }
+
+  static const std::unordered_set<std::string>& python_builtins() {
+    // dir(builtins) of CPython 3.12, less the dunder names.
+    static const std::unordered_set<std::string> names = {
+        "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+        "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+        "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+        "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception",
+        "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning",
+        "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError",
+        "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError",
+        "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError",
+        "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+        "PythonFinalizationError", "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError",
+        "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError",
+        "SystemExit", "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError",
+        "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning",
+        "ValueError", "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin",
+        "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex",
+        "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit",
+        "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id",
+        "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map", "max",
+        "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "quit",
+        "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str",
+        "sum", "super", "tuple", "type", "vars", "zip", "__name__", "__file__", "__doc__", "__spec__",
+        "__loader__", "__package__", "__builtins__", "__debug__", "__import__", "__build_class__"};
+    return names;
   }
 
   void nested(TSNode n, const State& s, const char* kind) {

@@ -10,15 +10,22 @@
 
 namespace review::analysis {
 
-/// One read of a local name that is bound on some, but not all, paths reaching it.
+/// One read of a local name that is unbound on some path reaching it (`definite` false: bound on
+/// some other path) or on every path (`definite` true: read before any binding, or after a `del`
+/// on every path).
 struct UnboundRead {
   std::string name;            ///< the local's name
   int read_line = 0;           ///< 1-based line of the read
   int read_column = 0;         ///< 1-based byte column of the read
+  /// True: unbound on every path reaching the read (Pyright's "is unbound"); then cause is
+  /// "before_binding" (branch_line: the next line that binds it, or the first when none follows;
+  /// branch_kind "binding") or "del" (deleted on every path). False: Pyright's "is possibly unbound".
+  bool definite = false;
   /// Why it may be unbound: "branch" (if/elif/else or conditional expression),
   /// "loop" (bound only in a for/while body that may run zero times), "try", "match",
   /// "del" (deleted on some path, or an `except … as name` target after its handler),
-  /// "with" (bound inside a `with suppress(...)` body that may exit early).
+  /// "with" (bound inside a `with suppress(...)` body that may exit early); for definite reads
+  /// "before_binding" or "del".
   std::string cause;
   int branch_line = 0;         ///< 1-based first line of the construct whose arms bind it
   std::string branch_kind;     ///< "if", "match", "for", "while", "try", "with", "del", "except"
@@ -72,8 +79,11 @@ struct UnboundOptions {
 /// A name is reported only when it is bound somewhere in the scope (assignment, augmented
 /// assignment, `for`/`with`/`except … as`/import/def/class/walrus/match-capture/del target)
 /// and not declared `global`/`nonlocal`; a name never bound in the scope is a global or builtin
-/// read and is never reported. Reads where the name is definitely unbound on every path are
-/// not reported either (that is a different finding). See UnboundOptions for repeated reads.
+/// read and is never reported. Reads where the name is unbound on every path are reported with
+/// `definite` set, in function bodies (comprehensions included: they read the enclosing
+/// function's state) and in module and class bodies unless the name is a builtin (or, in a class
+/// body, bound at module level), which those bodies fall back to. Reads from nested scopes
+/// (captured names) are only ever "possibly". See UnboundOptions for repeated reads.
 /// Reads inside a nested function, lambda or class of a name bound in an enclosing function
 /// (or imported at module level) are checked against the state where the nested scope is
 /// created, when no binding of the name can run after that point (Pyright's captured-variable
