@@ -566,6 +566,7 @@ class Analyzer {
       first = std::min(first, pos);
       if (pos > at) next = std::min(next, pos);
     }
+    if (first >= at) next = first;
     UnboundRead u;
     u.name = nm;
     TSPoint p = ts_node_start_point(id);
@@ -583,12 +584,12 @@ class Analyzer {
       u.unbound_path = "the `del` at line " + std::to_string(rs.line) + " unbinds it on every path";
     } else {
       u.cause = "before_binding";
-      uint32_t where = next != UINT32_MAX ? next : first;
+      uint32_t where = first < at ? first : next;
       u.branch_line = 1 + static_cast<int>(std::count(src_.begin(), src_.begin() + std::min<size_t>(where, src_.size()), '\n'));
       u.branch_kind = "binding";
       u.bound_in = "line " + std::to_string(u.branch_line);
-      u.unbound_path = next != UINT32_MAX ? "it is first bound at line " + std::to_string(u.branch_line) + ", below the read"
-                                          : "no path to it binds it";
+      u.unbound_path = first > at ? "it is first bound at line " + std::to_string(u.branch_line) + ", below the read"
+                                  : "only other paths bind it (line " + std::to_string(u.branch_line) + ")";
     }
     out_.push_back(std::move(u));
   }

@@ -18,8 +18,8 @@ struct UnboundRead {
   int read_line = 0;           ///< 1-based line of the read
   int read_column = 0;         ///< 1-based byte column of the read
   /// True: unbound on every path reaching the read (Pyright's "is unbound"); then cause is
-  /// "before_binding" (branch_line: the next line that binds it, or the first when none follows;
-  /// branch_kind "binding") or "del" (deleted on every path). False: Pyright's "is possibly unbound".
+  /// "before_binding" (branch_line: the first line that binds it, on another path when above the
+  /// read; branch_kind "binding") or "del" (deleted on every path). False: Pyright's "is possibly unbound".
   bool definite = false;
   /// Why it may be unbound: "branch" (if/elif/else or conditional expression),
   /// "loop" (bound only in a for/while body that may run zero times), "try", "match",
