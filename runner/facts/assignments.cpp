@@ -1,6 +1,9 @@
 // Source `assignments`: one fact per assignment target.
+#include <algorithm>
+
 #include "runner/facts/sources.hpp"
 #include "runner/facts/util.hpp"
+#include "runner/lang/python/value_kind.hpp"
 
 namespace review::facts {
 namespace {
@@ -9,6 +12,37 @@ using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
+
+// Repository paths of the modules `m` (at `path`) imports names from: `from a.b import c` ->
+// a/b.py, a/b/__init__.py, a/b/c.py; relative imports against the file's folder. At most 40.
+std::vector<std::string> imported_module_paths(const std::string& path, const lang::SourceModel& m) {
+  std::vector<std::string> out;
+  std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/'));
+  for (const auto& imp : m.imports) {
+    if (imp.names.empty() || imp.module.empty()) continue;
+    std::string mod = imp.module, base;
+    size_t dots = 0;
+    while (dots < mod.size() && mod[dots] == '.') ++dots;
+    if (dots > 0) {
+      base = dir;
+      for (size_t k = 1; k < dots && !base.empty(); ++k)
+        base = base.find('/') == std::string::npos ? "" : base.substr(0, base.rfind('/'));
+      mod = mod.substr(dots);
+    }
+    std::string rel = mod;
+    std::replace(rel.begin(), rel.end(), '.', '/');
+    std::string stem = base.empty() ? rel : (rel.empty() ? base : base + "/" + rel);
+    if (stem.empty()) continue;
+    out.push_back(stem + ".py");
+    out.push_back(stem + "/__init__.py");
+    for (const auto& n : imp.names) {
+      std::string name = n.substr(0, n.find(' '));
+      if (!name.empty() && name != "*") out.push_back(stem + "/" + name + ".py");
+    }
+    if (out.size() >= 40) break;
+  }
+  return out;
+}
 
 class AssignmentsSource final : public Source {
  public:
@@ -20,6 +54,8 @@ class AssignmentsSource final : public Source {
                 field("target", T::String, "one target as written (\"x\", \"self.w\", \"a[i]\")"),
                 field("value", T::String, "right-hand side text, \"\" for a bare annotation"),
                 field("op", T::String, "\"=\", an augmented operator (\"+=\"), \":\" (annotation only), \":=\", or \"decl\" (C++ initialised declaration)"),
+                field("value_kind", T::String, "Python: copy (new storage), view (shares an existing value's storage) or unknown, from the value and one call into a repository function; unknown elsewhere"),
+                field("value_why", T::String, "the step that decided value_kind (\"`.clone()`\", \"`shuffle` returns ...\")"),
                 field("function", T::String, "qualified name of the enclosing function"),
                 field("class", T::String, "innermost enclosing class"),
                 field("added", T::Bool, "the assignment's line is added"),
@@ -31,11 +67,31 @@ class AssignmentsSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
+    // Value kinds look one call deep into the file's own functions and those of the
+    // repository modules it imports from.
+    lang::FunctionIndex index;
+    std::vector<std::shared_ptr<const lang::SourceModel>> imported;
+    bool python = m->language == lang::Language::Python;
+    if (python) {
+      index.add(*m);
+      const auto& files = ctx.repo_files();
+      for (const auto& path : imported_module_paths(r.path, *m)) {
+        if (!std::binary_search(files.begin(), files.end(), path)) continue;
+        if (auto im = ctx.model(path, r.base)) {
+          index.add(*im);
+          imported.push_back(std::move(im));
+        }
+      }
+    }
     for (const auto& a : m->assignments) {
       auto f = dsl::make_fact("assignments", r.path, a.line);
       f->set("target", Value(a.target));
       f->set("value", Value(a.value));
       f->set("op", Value(a.op));
+      lang::ValueKind k;
+      if (python && (a.op == "=" || a.op == ":=")) k = lang::value_kind(*m, a.function, a.line, a.value, &index);
+      f->set("value_kind", Value(k.kind));
+      f->set("value_why", Value(k.why));
       f->set("function", Value(a.function));
       f->set("class", Value(a.cls));
       f->set("added", Value(r.added(a.line)));
