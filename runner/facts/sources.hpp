@@ -19,6 +19,8 @@ std::unique_ptr<Source> make_assignments_source();     // assignments.cpp
 std::unique_ptr<Source> make_statements_source();      // statements.cpp
 std::unique_ptr<Source> make_branches_source();        // branches.cpp
 std::unique_ptr<Source> make_dispatch_cases_source();  // branches.cpp
+std::unique_ptr<Source> make_classes_source();        // classes.cpp
+std::unique_ptr<Source> make_attributes_source();     // classes.cpp
 std::unique_ptr<Source> make_unbound_reads_source();   // unbound_reads.cpp
 std::unique_ptr<Source> make_clones_source();          // clones.cpp
 std::unique_ptr<Source> make_siblings_source();        // siblings.cpp

@@ -62,7 +62,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   }
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls assignments statements branches "
-        "dispatch_cases unbound_reads clones siblings symbols cmake_commands sections location construct ");
+        "dispatch_cases unbound_reads classes attributes clones siblings symbols cmake_commands sections location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
   CHECK(schema[0].takes_scope == false);
