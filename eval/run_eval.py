@@ -13,8 +13,13 @@ and the case passes when a finding of the case's rule (see RULE_ALIASES) lands w
 path:line (positive) or when none does (negative). Every ATOM noise commit is run against its
 parent and its findings are counted by severity.
 
+Also the mined cases of eval/mined-cases.tsv (eval/mine_cases.py, any repository under --repos):
+the tuning half always, the frozen half only with --frozen. Every case set is measured twice,
+with the default filter and with --filter all. Noise: the ATOM and aiter rows of noise-dev.tsv and
+the newest 100 commits of a third repository (--other-noise), counted back from a fixed commit.
+
 Output: a Markdown report on stdout (and in --report FILE): per rule, positives found/expected and
-negatives wrongly fired; for noise, warn+block per commit (median) and every block finding.
+negatives wrongly fired; for noise, warn+block per commit (median, mean, p95) and every block finding.
 Exit status 0 always (this is a measurement, not a gate); 2 when the runner is missing.
 """
 import argparse
@@ -48,8 +53,18 @@ RULE_ALIASES = {
 WINDOW = 3
 
 
+# Where each repository's clone lives, under --repos (defaults to the names used on this machine).
+REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
+             "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
+             "flashinfer-ai/flashinfer": "flashinfer"}
+
+
 def repo_dir(repo, args):
-    return args.atom if repo == "ROCm/ATOM" else args.aiter
+    if repo == "ROCm/ATOM" and args.atom:
+        return args.atom
+    if repo == "ROCm/aiter" and args.aiter:
+        return args.aiter
+    return os.path.join(args.repos, REPO_DIRS.get(repo, repo.split("/")[-1]))
 
 
 def commit_message(repo, sha):
@@ -59,10 +74,10 @@ def commit_message(repo, sha):
     return subject.strip(), body.strip()
 
 
-def run_runner(args, repo, base, head, name=None):
+def run_runner(args, repo, base, head, name=None, filt=None):
     """Returns (findings list, error text or None, seconds). With --dump, also writes the findings
     to DUMP/NAME.json."""
-    fs, err, dt = _run_runner(args, repo, base, head)
+    fs, err, dt = _run_runner(args, repo, base, head, filt or args.filter)
     if args.dump and name:
         os.makedirs(args.dump, exist_ok=True)
         with open(os.path.join(args.dump, name + ".json"), "w") as fh:
@@ -70,11 +85,11 @@ def run_runner(args, repo, base, head, name=None):
     return fs, err, dt
 
 
-def _run_runner(args, repo, base, head):
+def _run_runner(args, repo, base, head, filt):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
         cmd = [args.runner, "--ruleset", args.ruleset, "--repo", repo, "--base", base,
-               "--head", head, "--format", "json=" + out, "--fail-on", "never", "--filter", args.filter]
+               "--head", head, "--format", "json=" + out, "--fail-on", "never", "--filter", filt]
         if not args.no_message:
             title, body = commit_message(repo, head)
             cmd += ["--title", title, "--body", body]
@@ -110,56 +125,18 @@ def read_tsv(path):
         return list(csv.DictReader(fh, delimiter="\t"))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runner", default=os.path.join(ROOT, "build-rules", "runner"))
-    ap.add_argument("--ruleset", default=os.path.join(ROOT, "rulesets", "atom.rules"))
-    ap.add_argument("--atom", default="/work/atom")
-    ap.add_argument("--aiter", default="/work/aiter")
-    ap.add_argument("--cases", default="/work/shared/eval/dev-cases.tsv")
-    ap.add_argument("--noise", default="/work/shared/eval/noise-dev.tsv")
-    ap.add_argument("--report", default=None, help="also write the report to this file")
-    ap.add_argument("--timeout", type=int, default=300)
-    ap.add_argument("--only", default=None, help="comma-separated case ids (skips noise)")
-    ap.add_argument("--skip-noise", action="store_true")
-    ap.add_argument("--skip-cases", action="store_true", help="only the noise list")
-    ap.add_argument("--noise-shas", default=None,
-                    help="comma-separated sha prefixes: run only these noise commits")
-    ap.add_argument("--filter", default="added",
-                    help="runner --filter for every run (default added, what users get: findings on added "
-                         "lines and findings the change touches)")
-    ap.add_argument("--dump", default=None,
-                    help="directory: write every run's findings as NAME.json (case id or noise sha)")
-    ap.add_argument("--no-message", action="store_true",
-                    help="do not pass the head commit's subject/body as --title/--body")
-    args = ap.parse_args()
-    if not os.access(args.runner, os.X_OK):
-        print("runner not found: %s" % args.runner, file=sys.stderr)
-        return 2
-
-    out = []
-    emit = out.append
-    emit("# atom.rules on real pull requests\n")
-    emit("Generated by `eval/run_eval.py` (runner `%s`, ruleset `%s`, `--filter %s`; %s).\n" %
-         (os.path.relpath(args.runner, ROOT), os.path.relpath(args.ruleset, ROOT), args.filter,
-          "no pull-request text" if args.no_message else
-          "the head commit's subject and body are passed as `--title` and `--body`"))
-
-    # ---- dev cases --------------------------------------------------------------------------
-    cases = [c for c in read_tsv(args.cases)
-             if c["checklist"] == "atom" or (c["checklist"] == "aiter" and c["rule"] in SHARED_RULES)]
-    if args.only:
-        keep = set(args.only.split(","))
-        cases = [c for c in cases if c["id"] in keep]
-    if args.skip_cases:
-        cases = []
+def judge(cases, args, filt, tag):
+    """Runs every case's change once under --filter filt. Returns (per-rule stats, rows, seconds)."""
     cache = {}
     per_rule = collections.OrderedDict()
     rows = []
+    secs = []
     for c in cases:
         key = (c["repo"], c["base_sha"], c["head_sha"])
         if key not in cache:
-            cache[key] = run_runner(args, repo_dir(c["repo"], args), c["base_sha"], c["head_sha"], c["id"])
+            cache[key] = run_runner(args, repo_dir(c["repo"], args), c["base_sha"], c["head_sha"],
+                                    "%s-%s-%s" % (tag, filt, c["id"]), filt)
+            secs.append(cache[key][2])
         fs, err, dt = cache[key]
         ids = RULE_ALIASES.get(c["rule"], {c["rule"]})
         line = int(c["line"])
@@ -178,86 +155,179 @@ def main():
         where = ", ".join("%s:%s" % (f.get("file"), f.get("line")) for f in same_rule[:3])
         rows.append((c["id"], c["rule"], c["polarity"], "ok" if ok else "MISS" if c["polarity"] == "positive" else "FIRED",
                      "%s:%s" % (c["path"], c["line"]), where or "-", err or "", "%.1fs" % dt))
-        print("%s %s %s %s" % (c["id"], c["rule"], c["polarity"], rows[-1][3]), file=sys.stderr)
+        print("%s %s %s %s %s" % (filt, c["id"], c["rule"], c["polarity"], rows[-1][3]), file=sys.stderr)
+    return per_rule, rows, secs
 
-    emit("## Dev cases (%d judged by atom.rules)\n" % len(cases))
-    emit("| rule | positives found / expected | negatives wrongly fired |")
-    emit("|---|---|---|")
-    tp = te = nf = nn = 0
-    for r, st in per_rule.items():
-        emit("| %s | %d / %d | %d / %d |" % (r, st["found"], st["pos"], st["fired"], st["neg"]))
-        tp += st["found"]; te += st["pos"]; nf += st["fired"]; nn += st["neg"]
-    emit("| **all** | **%d / %d** | **%d / %d** |\n" % (tp, te, nf, nn))
-    emit("| case | rule | polarity | result | expected at | findings of that rule (first 3) | runner error | time |")
-    emit("|---|---|---|---|---|---|---|---|")
-    for row in rows:
+
+def emit_cases(emit, title, cases, args):
+    """Two tables (default filter and --filter all) and the case rows of the default run."""
+    emit("## %s (%d cases: %d positive, %d negative)\n" % (
+        title, len(cases), sum(c["polarity"] == "positive" for c in cases),
+        sum(c["polarity"] == "negative" for c in cases)))
+    if not cases:
+        emit("none\n")
+        return {}
+    results = {}
+    for filt in (args.filter, "all"):
+        results[filt] = judge(cases, args, filt, title.split()[0].lower())
+    emit("| rule | found (`--filter %s`) | found (`--filter all`) | negatives fired (%s) | negatives fired (all) |"
+         % (args.filter, args.filter))
+    emit("|---|---|---|---|---|")
+    tot = collections.Counter()
+    d, a = results[args.filter][0], results["all"][0]
+    for r in d:
+        x, y = d[r], a[r]
+        emit("| %s | %d / %d | %d / %d | %d / %d | %d / %d |" % (r, x["found"], x["pos"], y["found"], y["pos"],
+                                                              x["fired"], x["neg"], y["fired"], y["neg"]))
+        for k in ("found", "pos", "fired", "neg"):
+            tot["d" + k] += x[k]
+            tot["a" + k] += y[k]
+    pct = lambda n, m: "%.0f%%" % (100.0 * n / m) if m else "-"
+    emit("| **all** | **%d / %d (%s)** | **%d / %d (%s)** | **%d / %d** | **%d / %d** |\n" % (
+        tot["dfound"], tot["dpos"], pct(tot["dfound"], tot["dpos"]), tot["afound"], tot["apos"],
+        pct(tot["afound"], tot["apos"]), tot["dfired"], tot["dneg"], tot["afired"], tot["aneg"]))
+    secs = results[args.filter][2]
+    if secs:
+        emit("Seconds per change (`--filter %s`): median %.1f, mean %.1f, max %.1f over %d runs.\n" % (
+            args.filter, statistics.median(secs), statistics.mean(secs), max(secs), len(secs)))
+    emit("<details><summary>cases</summary>\n")
+    emit("| case | rule | polarity | default | all | expected at | findings of that rule (first 3, default) | runner error | time |")
+    emit("|---|---|---|---|---|---|---|---|---|")
+    for r1, r2 in zip(results[args.filter][1], results["all"][1]):
+        row = r1[:3] + (r1[3], r2[3]) + r1[4:]
         emit("| " + " | ".join(x.replace("|", "\\|") for x in row) + " |")
-    emit("")
+    emit("\n</details>\n")
+    return results
 
-    # ---- noise ------------------------------------------------------------------------------
-    if not args.only and not args.skip_noise:
-        noise = [n for n in read_tsv(args.noise) if n["repo"] == "ROCm/ATOM"]
-        if args.noise_shas:
-            pre = args.noise_shas.split(",")
-            noise = [n for n in noise if any(n["sha"].startswith(p) for p in pre)]
-        counts = []
-        blocks = []
-        by_rule = collections.Counter()
-        errors = []
-        secs = []
-        for n in noise:
-            fs, err, dt = run_runner(args, args.atom, n["parent"], n["sha"], "noise-" + n["sha"][:10])
-            secs.append(dt)
-            if err:
-                errors.append((n["sha"][:10], err))
-            sev = collections.Counter(f.get("severity") for f in fs if not f.get("suppressed"))
-            counts.append((n["sha"][:10], sev.get("block", 0), sev.get("warn", 0), sev.get("note", 0), n["subject"][:60]))
-            for f in fs:
-                if f.get("severity") in ("block", "warn"):
-                    by_rule[(fid(f), f.get("severity"))] += 1
-                if f.get("severity") == "block":
-                    blocks.append((n["sha"][:10], fid(f), "%s:%s" % (f.get("file"), f.get("line")),
-                                   (f.get("problem") or "")[:160]))
-            print("noise %s b=%d w=%d n=%d %.1fs" % (n["sha"][:10], sev.get("block", 0), sev.get("warn", 0),
-                                                   sev.get("note", 0), dt), file=sys.stderr)
-        wb = [b + w for _, b, w, _, _ in counts]
-        emit("## Noise: %d ordinary ATOM commits, each against its parent\n" % len(noise))
-        if wb:
-            emit("- median warn+block findings per commit: **%s** (mean %.2f, max %d)" %
-                 (statistics.median(wb), statistics.mean(wb), max(wb)))
-            emit("- commits with no warn/block finding: %d of %d" % (sum(1 for x in wb if x == 0), len(wb)))
-            for i, name in ((1, "block"), (2, "warn"), (3, "note")):
-                xs = [c[i] for c in counts]
-                emit("- %s per commit: median %s, mean %.2f, max %d, total %d" %
-                     (name, statistics.median(xs), statistics.mean(xs), max(xs), sum(xs)))
-            emit("- seconds per commit: median %.1f, mean %.1f, max %.1f" %
-                 (statistics.median(secs), statistics.mean(secs), max(secs)))
-            emit("- totals: block %d, warn %d, note %d\n" % (sum(c[1] for c in counts), sum(c[2] for c in counts),
-                                                             sum(c[3] for c in counts)))
-        emit("### warn/block findings by rule\n")
-        emit("| rule | severity | findings |")
-        emit("|---|---|---|")
-        for (r, s), k in by_rule.most_common():
-            emit("| %s | %s | %d |" % (r, s, k))
-        emit("\n### Every block finding\n")
-        if not blocks:
-            emit("none\n")
-        else:
-            emit("| commit | rule | location | problem |")
-            emit("|---|---|---|---|")
-            for b in blocks:
-                emit("| " + " | ".join(x.replace("|", "\\|") for x in b) + " |")
-            emit("")
-        emit("### Per commit\n")
-        emit("| commit | block | warn | note | subject |")
-        emit("|---|---|---|---|---|")
-        for c in counts:
-            emit("| %s | %d | %d | %d | %s |" % (c[0], c[1], c[2], c[3], c[4].replace("|", "\\|")))
-        if errors:
-            emit("\n### Runner errors\n")
-            for sha, e in errors:
-                emit("- %s: %s" % (sha, e.replace("\n", " ")))
+
+def noise_list(args, repo, count, noise_file):
+    """[(parent, sha, subject)] of the noise file's rows for repo, or of the newest `count`
+    single-parent commits of repo's clone (first parent of HEAD) when the file has none."""
+    rows = [(n["parent"], n["sha"], n["subject"]) for n in read_tsv(noise_file) if n["repo"] == repo]
+    if rows:
+        return rows
+    out = subprocess.run(["git", "-C", repo_dir(repo, args), "log", "--no-merges", "--first-parent", "-n",
+                          str(count), "--format=%P%x09%H%x09%s", args.other_noise_head or "HEAD"],
+                         capture_output=True, text=True).stdout
+    res = []
+    for l in out.splitlines():
+        p, h, subj = l.split("\t", 2)
+        if len(p.split()) == 1:
+            res.append((p, h, subj))
+    return res
+
+
+def emit_noise(emit, args, repo, commits):
+    counts, blocks, errors, secs = [], [], [], []
+    by_rule = collections.Counter()
+    for parent, sha, subject in commits:
+        fs, err, dt = run_runner(args, repo_dir(repo, args), parent, sha, "noise-" + sha[:10])
+        secs.append(dt)
+        if err:
+            errors.append((sha[:10], err))
+        sev = collections.Counter(f.get("severity") for f in fs if not f.get("suppressed"))
+        counts.append((sha[:10], sev.get("block", 0), sev.get("warn", 0), sev.get("note", 0), subject[:60]))
+        for f in fs:
+            if f.get("severity") in ("block", "warn"):
+                by_rule[(fid(f), f.get("severity"))] += 1
+            if f.get("severity") == "block":
+                blocks.append((sha[:10], fid(f), "%s:%s" % (f.get("file"), f.get("line")), (f.get("problem") or "")[:160]))
+        print("noise %s b=%d w=%d n=%d %.1fs" % (sha[:10], sev.get("block", 0), sev.get("warn", 0),
+                                               sev.get("note", 0), dt), file=sys.stderr)
+    wb = sorted(b + w for _, b, w, _, _ in counts)
+    emit("## Noise: %d ordinary %s commits, each against its parent\n" % (len(commits), repo))
+    if wb:
+        p95 = wb[min(len(wb) - 1, int(round(0.95 * (len(wb) - 1))))]
+        emit("- warn+block per commit: median **%s**, mean %.2f, p95 %d, max %d" %
+             (statistics.median(wb), statistics.mean(wb), p95, max(wb)))
+        emit("- commits with no warn/block finding: %d of %d" % (sum(1 for x in wb if x == 0), len(wb)))
+        emit("- totals: block %d, warn %d, note %d" % (sum(c[1] for c in counts), sum(c[2] for c in counts),
+                                                      sum(c[3] for c in counts)))
+        emit("- seconds per commit: median %.1f, mean %.1f, max %.1f\n" %
+             (statistics.median(secs), statistics.mean(secs), max(secs)))
+    emit("| rule | severity | findings |")
+    emit("|---|---|---|")
+    for (r, s), k in by_rule.most_common():
+        emit("| %s | %s | %d |" % (r, s, k))
+    emit("\n### Every block finding (%s)\n" % repo)
+    if not blocks:
+        emit("none\n")
+    else:
+        emit("| commit | rule | location | problem |")
+        emit("|---|---|---|---|")
+        for b in blocks:
+            emit("| " + " | ".join(x.replace("|", "\\|") for x in b) + " |")
         emit("")
+    if errors:
+        emit("### Runner errors (%s)\n" % repo)
+        for sha, e in errors:
+            emit("- %s: %s" % (sha, e.replace("\n", " ")[:300]))
+        emit("")
+    return wb
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runner", default=os.path.join(ROOT, "build", "runner"))
+    ap.add_argument("--ruleset", default=os.path.join(ROOT, "rulesets", "atom.rules"))
+    ap.add_argument("--repos", default="/work/repos", help="folder holding the clones (see REPO_DIRS)")
+    ap.add_argument("--atom", default=None, help="clone of ROCm/ATOM (default REPOS/ATOM)")
+    ap.add_argument("--aiter", default=None, help="clone of ROCm/aiter (default REPOS/aiter)")
+    ap.add_argument("--cases", default="/work/shared/eval/dev-cases.tsv")
+    ap.add_argument("--mined", default=os.path.join(HERE, "mined-cases.tsv"),
+                    help="mined cases (eval/mine_cases.py); the tuning half is always measured")
+    ap.add_argument("--frozen", action="store_true",
+                    help="also measure the frozen half (look once, at the end)")
+    ap.add_argument("--noise", default="/work/shared/eval/noise-dev.tsv")
+    ap.add_argument("--other-noise", default="ModelTC/lightllm",
+                    help="a third repository whose newest 100 commits are measured for noise ('' to skip)")
+    ap.add_argument("--other-noise-head", default="fc72ffab9a3455cfb571f22d45ab777cc29de0de",
+                    help="the commit the 100 newest commits are counted back from (fixed, so reruns agree)")
+    ap.add_argument("--report", default=None, help="also write the report to this file")
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--only", default=None, help="comma-separated case ids (skips noise)")
+    ap.add_argument("--skip-noise", action="store_true")
+    ap.add_argument("--skip-cases", action="store_true", help="only the noise lists")
+    ap.add_argument("--skip-dev", action="store_true", help="not the shared dev cases")
+    ap.add_argument("--filter", default="added",
+                    help="runner --filter of the default measurement (default added, what users get: findings on "
+                         "added lines and findings the change touches); every case table also gives --filter all")
+    ap.add_argument("--dump", default=None,
+                    help="directory: write every run's findings as NAME.json (case id or noise sha)")
+    ap.add_argument("--no-message", action="store_true",
+                    help="do not pass the head commit's subject/body as --title/--body")
+    args = ap.parse_args()
+    if not os.access(args.runner, os.X_OK):
+        print("runner not found: %s" % args.runner, file=sys.stderr)
+        return 2
+
+    out = []
+    emit = out.append
+    emit("# atom rules on real pull requests: generated tables\n")
+    emit("Generated by `eval/run_eval.py` (ruleset `%s`, default `--filter %s`; %s). A positive is found when a "
+         "finding of its rule (or a sub-rule in `RULE_ALIASES`) is within ±%d lines; a negative fires when one is.\n" %
+         (os.path.relpath(args.ruleset, ROOT), args.filter,
+          "no pull-request text" if args.no_message else
+          "the head commit's subject and body are passed as `--title` and `--body`", WINDOW))
+    only = set(args.only.split(",")) if args.only else None
+    keep = lambda cs: [c for c in cs if only is None or c["id"] in only]
+    if not args.skip_cases:
+        if not args.skip_dev:
+            dev = [c for c in read_tsv(args.cases)
+                   if c["checklist"] == "atom" or (c["checklist"] == "aiter" and c["rule"] in SHARED_RULES)]
+            emit_cases(emit, "Dev cases", keep(dev), args)
+        mined = read_tsv(args.mined) if os.path.exists(args.mined) else []
+        emit_cases(emit, "Mined tuning half", keep([c for c in mined if c["half"] == "tuning"]), args)
+        if args.frozen:
+            emit_cases(emit, "Mined frozen half", keep([c for c in mined if c["half"] == "frozen"]), args)
+        else:
+            emit("## Mined frozen half\n\nnot measured in this run (pass `--frozen`).\n")
+    if not args.only and not args.skip_noise:
+        allwb = []
+        for repo in ("ROCm/ATOM", "ROCm/aiter"):
+            allwb += emit_noise(emit, args, repo, noise_list(args, repo, 100, args.noise))
+        if args.other_noise:
+            emit_noise(emit, args, args.other_noise, noise_list(args, args.other_noise, 100, args.noise))
 
     text = "\n".join(out)
     print(text)

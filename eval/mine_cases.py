@@ -1,0 +1,784 @@
+#!/usr/bin/env python3
+"""Mine labelled review cases from a git repository's history (Python 3 stdlib + git + Pyright).
+
+For each rule family below, the miner finds *fix commits*, by their message and by the shape of
+their diff, then finds the commit that *introduced* the bug: `git blame` (renames followed) of
+the line the fix changed, in the fix's parent, or a pickaxe search (`git log -S`) for a line the
+fix put back. It writes
+
+  * a positive case: the introducing commit against its parent, and the path and line at its
+    head where the rule must fire (+-3 lines), and
+  * a negative case: the fix commit against its parent, and the fixed line, where the rule must
+    not fire,
+
+in the columns of the shared dev-cases.tsv (id repo base_sha head_sha rule checklist polarity path
+line source description), plus two columns of its own: `fix_sha` (the fix commit both cases of a
+pair come from) and `half` (tuning or frozen, from a hash of fix_sha, so a pair never straddles
+the halves; see split_half()).
+
+Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-rules):
+  D1b  possibly unbound local. Fix: message (UnboundLocalError, NameError, referenced before
+       assignment, ...) or an added default binding (`x = None` ...). Confirmed by Pyright
+       (reportPossiblyUnboundVariable/reportUnboundVariable): the name is reported in the fix's parent
+       and not in the fix, and it is reported in the introducing commit but not in its parent.
+  B5   call/signature mismatch (unexpected keyword argument, missing positional argument, ...):
+       the removed call or def line of the fix, blamed. E2 when the line is in a plugin bridge.
+       AttributeError fixes that rename one attribute on a line count too (a symbol renamed
+       with no shim).
+  D9   32-bit index arithmetic: a fix that widens a line to int64 (tl.int64, int64_t, .to(int64)).
+  D8   a tensor handed on without .contiguous(): a fix that adds .contiguous() to a line.
+       D4 instead when the introducing commit removed a .contiguous() from the same line.
+  D4   zero-fill reversed: a fix that turns torch.empty-like allocation back into a zeroed one,
+       where the introducing commit had turned zeros into empty (D1 when the buffer was
+       allocated uninitialised from the start: not a D4 case, skipped), or a fix that puts back
+       an assert the introducing commit removed.
+  C2   fnuz decided from the arch: a fix (message fnuz) that changes a line naming fnuz/fp8 and
+       an arch test. C1 when no arch test is on the line.
+  G1b  a blocking queue get: a fix that adds a timeout (get(timeout=...), get_nowait, wait_for)
+       to a queue get.
+  HK4  a stub in a new branch: a fix that implements a `raise NotImplementedError` / TODO /
+       lone pass, introduced by a commit that added both the stub and its block header.
+  HK5  an environment variable read with no registration/documentation: a commit that registers
+       or documents NAME (the fix); the first commit reading NAME in code, when at that commit
+       no registry or docs file names it (positive).
+
+Usage:
+  eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--pyright BIN] [--limit N]
+  eval/mine_cases.py --merge OUT FILE...    (concatenate per-repo outputs, renumber ids)
+
+Stdout: progress on stderr, the TSV on --out (default stdout). Exit 0; 2 on a bad repository.
+Nothing is copied from the mined repository but commit ids, paths, line numbers and this
+script's own one-line descriptions.
+"""
+import argparse
+import ast
+import collections
+import csv
+import difflib
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+COLUMNS = ["id", "repo", "base_sha", "head_sha", "rule", "checklist", "polarity", "path", "line",
+           "source", "description", "fix_sha", "half"]
+CODE_EXT = (".py", ".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp", ".hip")
+MAX_FILES = 80          # an introducing commit touching more files is a bulk import, not a review
+PYRIGHT_DEFAULT = os.path.expanduser("~/.cache/review-action/pyright-1.1.409/node_modules/.bin/pyright")
+
+MSG = {
+    "D1b": re.compile(r"UnboundLocalError|referenced before assignment|used before assignment|"
+                      r"possibly unbound|\bunbound\b|NameError|is not defined|undefined (local|variable)",
+                      re.I),
+    "B5": re.compile(r"unexpected keyword|got an unexpected|missing \d* ?required (positional|keyword)|"
+                     r"takes \d+ positional|positional arguments? but|TypeError|signature|"
+                     r"\bkwargs?\b|argument", re.I),
+    "ATTR": re.compile(r"AttributeError|has no attribute", re.I),
+    "D9": re.compile(r"overflow|int64|int32|64-bit|32-bit|large (batch|tensor|input|seq)|"
+                     r"illegal memory|out of bound|IMA\b", re.I),
+    "C": re.compile(r"fnuz", re.I),
+    "HK4": re.compile(r"NotImplementedError|not implemented|implement|support|stub|TODO", re.I),
+    "G1b": re.compile(r"timeout|hang|stuck|deadlock|block(ing|s)?\b|freeze", re.I),
+    "HK5": re.compile(r"\benv|environment", re.I),
+}
+FIXMSG = re.compile(r"fix|bug|error|crash|fail|issue|correct|wrong|broken|unbound|typo|hotfix|patch|revert|"
+                    r"repair|resolve|handle|missing|undefined|exception", re.I)
+INIT = re.compile(r"^(\s*)([A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(None|False|True|-?\d+(\.\d*)?|\[\]|\{\}|\(\)|"
+                  r"\"\"|''|[A-Za-z_][\w.]*\(\)|[A-Za-z_][\w.]*)\s*(#.*)?$")
+INT64 = re.compile(r"int64|long long|size_t|\bint64_t\b|torch\.long\b")
+EMPTY = re.compile(r"\b(torch\.empty|empty_like|new_empty|at::empty|torch::empty)\b")
+ZEROS = re.compile(r"\b(torch\.zeros|zeros_like|new_zeros|at::zeros|torch::zeros)\b|\.zero_\(\)|\.fill_\(0")
+STUB = re.compile(r"^\s*(raise\s+NotImplementedError\b|pass\s*(#.*)?$|#\s*(TODO|FIXME|XXX)\b)")
+QGET = re.compile(r"\b(\w*(q|queue|Queue|_q|chan\w*))\.get\(\s*\)")
+QGET_FIXED = re.compile(r"\.get\(\s*(timeout\s*=|block\s*=\s*False|True\s*,\s*\d)|get_nowait\(|wait_for\(")
+ARCH = re.compile(r"gfx\d|arch|is_hip|rocm|mi3\d\d|get_gfx|is_fp8_fnuz|hip", re.I)
+ENVREAD = re.compile(r"(os\.environ\.get|os\.getenv|os\.environ\[|getenv)\(?\s*\[?\s*[\"']([A-Z][A-Z0-9]*_[A-Z0-9_]+)[\"']")
+ENVNAME = re.compile(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]{2,})\b")
+ENV_REGISTRY = re.compile(r"(^|/)(envs?\.py|environment_variables\.md|env(ironment)?[^/]*\.md|README[^/]*|docs/.*)$")
+
+
+def git(repo, *args, check=True):
+    p = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True, errors="replace")
+    if check and p.returncode != 0:
+        raise RuntimeError("git %s: %s" % (" ".join(args[:3]), p.stderr.strip()[:200]))
+    return p.stdout
+
+
+def show(repo, sha, path):
+    """File text at sha:path, or None when it does not exist there."""
+    p = subprocess.run(["git", "-C", repo, "show", "%s:%s" % (sha, path)], capture_output=True)
+    if p.returncode != 0:
+        return None
+    return p.stdout.decode("utf-8", "replace")
+
+
+def split_half(fix_sha):
+    """'tuning' or 'frozen': the first byte of sha256(fix commit id), even or odd. Stable, and
+    both cases of a pair (and every case mined from one fix) fall in the same half."""
+    return "tuning" if hashlib.sha256(fix_sha.encode()).digest()[0] % 2 == 0 else "frozen"
+
+
+# ---- history ------------------------------------------------------------------------------
+
+Hunk = collections.namedtuple("Hunk", "old_start old_len new_start new_len removed added")
+
+
+class Commit:
+    def __init__(self, sha, parents, subject, body):
+        self.sha, self.parents, self.subject, self.body = sha, parents, subject, body
+        self.files = collections.OrderedDict()  # new path -> (old path, [Hunk])
+        self.nfiles = 0
+
+    @property
+    def message(self):
+        return self.subject + "\n" + self.body
+
+
+def read_history(repo, limit=None):
+    """Every non-merge commit reachable from HEAD with its -U0 hunks in code files (renames found)."""
+    fmt = "%x01%H%x02%P%x02%s%x02%b%x03"
+    cmd = ["git", "-C", repo, "log", "--no-merges", "-M", "-U0", "--no-color", "--format=" + fmt, "-p", "HEAD"]
+    if limit:
+        cmd.insert(5, "-n%d" % limit)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    commits = []
+    cur = None
+    path = old = None
+    hunk = None
+    for raw in p.stdout:
+        line = raw.decode("utf-8", "replace").rstrip("\n")
+        if line.startswith("\x01"):
+            head, _, rest = line[1:].partition("\x03")
+            parts = head.split("\x02")
+            if len(parts) < 4:  # body spans lines: read on until \x03
+                buf = [line[1:]]
+                for raw2 in p.stdout:
+                    l2 = raw2.decode("utf-8", "replace").rstrip("\n")
+                    buf.append(l2)
+                    if "\x03" in l2:
+                        break
+                head = "\n".join(buf).partition("\x03")[0]
+                parts = head.split("\x02")
+            sha, parents, subject = parts[0], parts[1].split(), parts[2]
+            body = "\x02".join(parts[3:])
+            cur = Commit(sha, parents, subject, body)
+            commits.append(cur)
+            path = old = hunk = None
+            continue
+        if cur is None:
+            continue
+        if line.startswith("diff --git "):
+            cur.nfiles += 1
+            path = old = hunk = None
+            m = re.match(r"diff --git a/(.*) b/(.*)$", line)
+            if m:
+                old, path = m.group(1), m.group(2)
+            continue
+        if line.startswith("--- "):
+            old = None if line == "--- /dev/null" else line[6:] if line.startswith("--- a/") else old
+            continue
+        if line.startswith("+++ "):
+            path = None if line == "+++ /dev/null" else line[6:] if line.startswith("+++ b/") else path
+            continue
+        if line.startswith("@@"):
+            m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", line)
+            if not m or path is None or not path.endswith(CODE_EXT + (".md",)):
+                hunk = None
+                continue
+            hunk = Hunk(int(m.group(1)), int(m.group(2) or 1), int(m.group(3)), int(m.group(4) or 1), [], [])
+            cur.files.setdefault(path, (old, []))[1].append(hunk)
+            continue
+        if hunk is None:
+            continue
+        if line.startswith("-"):
+            hunk.removed.append(line[1:])
+        elif line.startswith("+"):
+            hunk.added.append(line[1:])
+    p.wait()
+    return commits
+
+
+def map_line(hunks, old_line):
+    """The line number in the new version for old_line of the old version (hunks of one file);
+    for a removed line, the first added line of its hunk (or the line after)."""
+    shift = 0
+    for h in hunks:
+        if h.old_len == 0:
+            if h.old_start < old_line:
+                shift += h.new_len
+            continue
+        if h.old_start + h.old_len <= old_line:
+            shift += h.new_len - h.old_len
+        elif h.old_start <= old_line:
+            return h.new_start if h.new_len else h.new_start + 1
+    return old_line + shift
+
+
+def blame(repo, rev, path, line):
+    """(commit, path there, line there) that introduced `line` of rev:path, following renames
+    and moves inside the file (-M); None for a boundary (root) commit or on error."""
+    p = subprocess.run(["git", "-C", repo, "blame", "--porcelain", "-M", "-L", "%d,%d" % (line, line), rev, "--", path],
+                       capture_output=True, text=True, errors="replace")
+    if p.returncode != 0 or not p.stdout:
+        return None
+    lines = p.stdout.splitlines()
+    sha, orig, _ = lines[0].split()[:3]
+    fname = path
+    for l in lines[1:]:
+        if l.startswith("boundary"):
+            return None
+        if l.startswith("filename "):
+            fname = l[9:]
+        if l.startswith("\t"):
+            break
+    return sha, fname, int(orig)
+
+
+class Meta:
+    """Parents and file counts of commits, cached."""
+
+    def __init__(self, repo, commits):
+        self.repo = repo
+        self.by_sha = {c.sha: c for c in commits}
+
+    def parent(self, sha):
+        c = self.by_sha.get(sha)
+        if c is not None:
+            return c.parents[0] if len(c.parents) == 1 else None
+        out = git(self.repo, "rev-list", "--parents", "-n1", sha, check=False).split()
+        return out[1] if len(out) == 2 else None
+
+    def nfiles(self, sha):
+        c = self.by_sha.get(sha)
+        return c.nfiles if c is not None else 10 ** 6
+
+    def subject(self, sha):
+        c = self.by_sha.get(sha)
+        return c.subject if c is not None else ""
+
+
+def added_in(commit, path, line):
+    """The hunk of `commit` whose added lines contain head line `line` of `path`, or None."""
+    for p, (_, hunks) in commit.files.items():
+        if p != path:
+            continue
+        for h in hunks:
+            if h.new_start <= line < h.new_start + h.new_len:
+                return h
+    return None
+
+
+# ---- Pyright ------------------------------------------------------------------------------
+
+class Pyright:
+    """Runs Pyright (type checking off, both unbound rules on) over many file texts at once."""
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def unbound(self, texts):
+        """texts: {key: source}. Returns {key: [(line, name), ...]} of possibly-unbound and unbound
+        reads. Raises RuntimeError when Pyright does not run."""
+        out = {k: [] for k in texts}
+        if not texts:
+            return out
+        with tempfile.TemporaryDirectory() as tmp:
+            names = {}
+            for i, (k, src) in enumerate(texts.items()):
+                fn = os.path.join(tmp, "f%05d.py" % i)
+                with open(fn, "w") as fh:
+                    fh.write(src)
+                names[os.path.realpath(fn)] = k
+            cfg = {"include": ["."], "typeCheckingMode": "off", "reportUnboundVariable": "error",
+                   "reportPossiblyUnboundVariable": "error", "pythonVersion": "3.12"}
+            with open(os.path.join(tmp, "pyrightconfig.json"), "w") as fh:
+                json.dump(cfg, fh)
+            p = subprocess.run([self.binary, "--outputjson", "-p", os.path.join(tmp, "pyrightconfig.json")],
+                               cwd=tmp, capture_output=True, text=True)
+            try:
+                doc = json.loads(p.stdout)
+            except json.JSONDecodeError:
+                raise RuntimeError("pyright: %s" % (p.stderr or p.stdout)[:300])
+            for d in doc.get("generalDiagnostics", []):
+                if d.get("rule") not in ("reportPossiblyUnboundVariable", "reportUnboundVariable"):
+                    continue
+                m = re.match(r'"([^"]+)" is (possibly )?unbound', d.get("message", ""))
+                k = names.get(os.path.realpath(d.get("file", "")))
+                if m and k is not None:
+                    out[k].append((d["range"]["start"]["line"] + 1, m.group(1)))
+        return out
+
+
+# ---- families ------------------------------------------------------------------------------
+
+class Miner:
+    def __init__(self, repo, name, commits, pyright, log):
+        self.repo, self.name, self.commits, self.pyright, self.log = repo, name, commits, pyright, log
+        self.meta = Meta(repo, commits)
+        self.cases = []
+        self.seen = set()
+
+    def emit(self, rule, fix, intro, intro_path, intro_line, fix_path, fix_line, what):
+        """A positive at the introducing commit and a negative at the fix commit."""
+        base = self.meta.parent(intro)
+        if base is None or intro == fix.sha or self.meta.nfiles(intro) > MAX_FILES:
+            return False
+        key = (rule, intro, intro_path, intro_line)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        half = split_half(fix.sha)
+        src = "mined: fix %s (%s)" % (fix.sha[:10], self.meta.subject(fix.sha)[:70].replace("\t", " "))
+        self.cases.append(dict(repo=self.name, base_sha=base, head_sha=intro, rule=rule, checklist="atom",
+                               polarity="positive", path=intro_path, line=intro_line, source=src,
+                               description=what + "; introduced here, fixed by %s" % fix.sha[:10],
+                               fix_sha=fix.sha, half=half))
+        if fix_line:
+            self.cases.append(dict(repo=self.name, base_sha=fix.parents[0], head_sha=fix.sha, rule=rule,
+                                   checklist="atom", polarity="negative", path=fix_path, line=fix_line,
+                                   source=src, description="the fix of: " + what, fix_sha=fix.sha, half=half))
+        return True
+
+    def single_parent(self):
+        return [c for c in self.commits if len(c.parents) == 1]
+
+    # -- generic: blame the removed (buggy) line of a matching hunk --
+    def blame_pairs(self, rule, msg, pair_ok, what, path_ok=lambda p: p.endswith(".py"), limit=4):
+        n = 0
+        for c in self.single_parent():
+            if msg is not None and not msg.search(c.message):
+                continue
+            if c.nfiles > MAX_FILES:
+                continue
+            got = 0
+            for path, (old, hunks) in c.files.items():
+                if not path_ok(path) or old is None:
+                    continue
+                for h in hunks:
+                    for i, r in enumerate(h.removed):
+                        a = best_match(r, h.added)
+                        if a is None or not pair_ok(r, a):
+                            continue
+                        b = blame(self.repo, c.parents[0], old, h.old_start + i)
+                        if not b:
+                            continue
+                        fix_line = h.new_start + h.added.index(a)
+                        r_rule = rule(self, b, r, a) if callable(rule) else rule
+                        if r_rule and self.emit(r_rule, c, b[0], b[1], b[2], path, fix_line, what):
+                            got += 1
+                            n += 1
+                        break
+                    if got >= limit:
+                        break
+        return n
+
+    def mine_b5(self):
+        def call_changed(r, a):
+            # a call or def line whose argument list changed, the callee kept
+            m1, m2 = re.search(r"([\w.]+)\(", r), re.search(r"([\w.]+)\(", a)
+            return bool(m1 and m2 and m1.group(1) == m2.group(1) and r.strip() != a.strip()
+                        and not r.lstrip().startswith("#"))
+
+        def rule(self, b, r, a):
+            return "E2" if "/plugin" in b[1] else "B5"
+        n = self.blame_pairs(rule, MSG["B5"], lambda r, a: call_changed(r, a) and
+                             re.search(r"\w+\s*=|def ", r + a) is not None,
+                             "a call or signature whose arguments do not match the callee's parameters", limit=2)
+
+        def renamed_attr(r, a):
+            t1, t2 = re.findall(r"\w+|\S", r), re.findall(r"\w+|\S", a)
+            if len(t1) != len(t2):
+                return False
+            diff = [(x, y) for x, y in zip(t1, t2) if x != y]
+            return len(diff) == 1 and re.match(r"\w+$", diff[0][0]) is not None and ("." + diff[0][0]) in r.replace(" ", "")
+        n += self.blame_pairs("B5", MSG["ATTR"], renamed_attr,
+                              "an attribute or symbol used under a name its owner no longer has", limit=2)
+        return n
+
+    def mine_d9(self):
+        return self.blame_pairs("D9", None, lambda r, a: INT64.search(a) is not None and INT64.search(r) is None
+                                and re.search(r"[*+]|stride|offset|idx|index|ptr|int32|\bint\b", r) is not None,
+                                "index or offset arithmetic done in 32 bits where the product can exceed 2^31",
+                                path_ok=lambda p: p.endswith(CODE_EXT))
+
+    def mine_d8(self):
+        def contig(r, a):
+            return ".contiguous()" in a and a.replace(".contiguous()", "").strip() == r.replace(".contiguous()", "").strip() \
+                and a.count(".contiguous()") > r.count(".contiguous()")
+
+        def rule(self, b, r, a):
+            # D4 (c) when the introducing commit removed a .contiguous() from this line
+            c = self.meta.by_sha.get(b[0])
+            h = c and added_in(c, b[1], b[2])
+            if h and any(".contiguous()" in x and x.replace(".contiguous()", "").strip() == r.strip() for x in h.removed):
+                return "D4"
+            return "D8"
+        return self.blame_pairs(rule, None, contig, "a possibly strided tensor passed on without being made contiguous")
+
+    def mine_d4(self):
+        def refill(r, a):
+            return EMPTY.search(r) is not None and ZEROS.search(a) is not None and EMPTY.search(a) is None
+
+        def rule(self, b, r, a):
+            c = self.meta.by_sha.get(b[0])
+            h = c and added_in(c, b[1], b[2])
+            if h and any(ZEROS.search(x) for x in h.removed):
+                return "D4"   # the introducing commit turned a zero-fill into an uninitialised allocation
+            return None
+        n = self.blame_pairs(rule, None, refill, "a zero-filled allocation turned into an uninitialised one",
+                             path_ok=lambda p: p.endswith(CODE_EXT))
+        # a fix that puts back an assert some commit removed: the pickaxe over the parsed history
+        # (the newest older commit whose hunk in that file removed the line and did not add it)
+        removed_at = collections.defaultdict(list)  # (path, stripped line) -> [(index, commit, hunk)]
+        order = self.commits  # newest first
+        for k, c in enumerate(order):
+            for path, (old, hunks) in c.files.items():
+                for h in hunks:
+                    adds = {x.strip() for x in h.added}
+                    for r in h.removed:
+                        s = r.strip()
+                        if s.startswith("assert ") and s not in adds:
+                            removed_at[(path, s)].append((k, c, h))
+        for k, c in enumerate(order):
+            if len(c.parents) != 1 or c.nfiles > MAX_FILES:
+                continue
+            for path, (old, hunks) in c.files.items():
+                if not path.endswith(".py"):
+                    continue
+                for h in hunks:
+                    for j, a in enumerate(h.added):
+                        s = a.strip()
+                        if not s.startswith("assert ") or len(s) < 20 or any(s == r.strip() for r in h.removed):
+                            continue
+                        older = [x for x in removed_at.get((path, s), []) if x[0] > k]
+                        if not older:
+                            continue
+                        _, intro, ih = older[0]
+                        if self.emit("D4", c, intro.sha, path, max(ih.new_start, 1), path, h.new_start + j,
+                                     "an assertion of an invariant removed with no replacement"):
+                            n += 1
+        return n
+
+    def mine_c(self):
+        def fnuz(r, a):
+            return re.search(r"fnuz|fp8|float8|e4m3", r + a, re.I) is not None and r.strip() != a.strip()
+
+        def rule(self, b, r, a):
+            return "C2" if ARCH.search(r) else "C1"
+        return self.blame_pairs(rule, MSG["C"], fnuz, "an fp8 format (fnuz or not) decided without the tensor's dtype",
+                                path_ok=lambda p: p.endswith(CODE_EXT))
+
+    def mine_g1b(self):
+        return self.blame_pairs("G1b", None, lambda r, a: QGET.search(r) is not None and QGET_FIXED.search(a) is not None,
+                                "a blocking queue get with no timeout in a loop that serves requests")
+
+    def mine_hk4(self):
+        n = 0
+        for c in self.single_parent():
+            if not MSG["HK4"].search(c.message) or c.nfiles > MAX_FILES:
+                continue
+            for path, (old, hunks) in c.files.items():
+                if not path.endswith(".py") or old is None or "test" in path:
+                    continue
+                for h in hunks:
+                    if not h.added:
+                        continue
+                    for i, r in enumerate(h.removed):
+                        if not STUB.match(r) or re.match(r"^\s*pass", r) and not h.added:
+                            continue
+                        b = blame(self.repo, c.parents[0], old, h.old_start + i)
+                        if not b:
+                            continue
+                        intro = self.meta.by_sha.get(b[0])
+                        ih = intro and added_in(intro, b[1], b[2])
+                        if not ih:
+                            continue
+                        # the stub's block header must be added by the same commit
+                        k = b[2] - ih.new_start
+                        ind = len(r) - len(r.lstrip())
+                        hdr = [x for x in ih.added[:k] if re.match(r"^\s*(if|elif|else|try|except|def)\b.*:\s*(#.*)?$", x)
+                               and len(x) - len(x.lstrip()) < ind]
+                        if not hdr:
+                            continue
+                        if self.emit("HK4", c, b[0], b[1], b[2], path, h.new_start,
+                                     "a new branch left as a stub (not implemented, TODO or pass)"):
+                            n += 1
+                        break
+        return n
+
+    def mine_hk5(self):
+        """Registration/documentation commits (fix) and the first read of the name (positive)."""
+        n = 0
+        done = set()
+        first_read = {}  # name -> (commit, path, line) of the oldest commit adding a read in code
+        for c in self.commits:  # newest first: the last write wins
+            for ip, (_, ihs) in c.files.items():
+                if not ip.endswith(".py") or ENV_REGISTRY.search(ip):
+                    continue
+                for ih in ihs:
+                    for k, x in enumerate(ih.added):
+                        m = ENVREAD.search(x)
+                        if m:
+                            first_read[m.group(2)] = (c, ip, ih.new_start + k)
+        for c in self.single_parent():
+            for path, (old, hunks) in c.files.items():
+                if not ENV_REGISTRY.search(path):
+                    continue
+                for h in hunks:
+                    for j, a in enumerate(h.added):
+                        for name in ENVNAME.findall(a):
+                            if name in done or not name.startswith("ATOM_"):
+                                continue
+                            if any(name in r for r in h.removed):
+                                continue
+                            done.add(name)
+                            hit = first_read.get(name)
+                            intro = hit and hit[0]
+                            if intro is None or self.commits.index(intro) <= self.commits.index(c):
+                                continue
+                            hit = hit[1:]
+                            if not hit:
+                                continue
+                            # at the introducing commit no registry or docs file may name it
+                            files = git(self.repo, "grep", "-l", "-w", name, intro.sha, "--", "*.md", "*envs.py", check=False).split()
+                            if files:
+                                continue
+                            if self.emit("HK5", c, intro.sha, hit[0], hit[1], path, h.new_start + j,
+                                         "an environment variable read in code that no registry or docs file names"):
+                                n += 1
+        return n
+
+    # -- D1b --
+    def mine_d1b(self):
+        """Every function a commit changes whose parent version has a name bound only inside a
+        compound statement and read by a later one (a cheap syntactic filter), checked with
+        Pyright on that function alone: reported in the parent and not (as often) in the fix.
+        The introducing commit is found by blame of the read and of the bindings, and must have
+        the report at its head and fewer of it in its parent."""
+        stage2 = []
+        texts = {}
+        for c in self.single_parent():
+            if c.nfiles > 20 or not FIXMSG.search(c.message):
+                continue
+            for path, (old, hunks) in c.files.items():
+                if not path.endswith(".py") or old is None or "/test" in "/" + path:
+                    continue
+                a, b = show(self.repo, c.parents[0], old), show(self.repo, c.sha, path)
+                if a is None or b is None:
+                    continue
+                fa, fb = functions(a), functions(b)
+                if fa is None or fb is None:
+                    continue
+                for h in hunks:
+                    for q, (s0, e0, text, loose) in fa.items():
+                        if not loose or q not in fb or e0 < h.old_start or s0 > h.old_start + max(h.old_len, 1) - 1:
+                            continue
+
+                        key = (c.sha, path, q)
+                        if ("p",) + key in texts:
+                            continue
+                        texts[("p",) + key] = text
+                        texts[("f",) + key] = fb[q][2]
+                        stage2.append((c, path, old, hunks, q, s0, fb[q][0]))
+        self.log("  D1b: %d changed functions pass the syntactic filter" % len(stage2))
+        rep = self.batched(texts)
+        stage3 = []
+        for c, path, old, hunks, q, s0, s1 in stage2:
+            key = (c.sha, path, q)
+            before = collections.Counter(n for _, n in rep.get(("p",) + key, []))
+            after = collections.Counter(n for _, n in rep.get(("f",) + key, []))
+            for nm, k in before.items():
+                if k <= after.get(nm, 0):
+                    continue
+                line = min(l for l, n in rep[("p",) + key] if n == nm) + s0 - 1
+                stage3.append((c, path, old, hunks, q, nm, line))
+        self.log("  D1b: %d fixes confirmed by Pyright in the parent" % len(stage3))
+        texts = {}
+        trials = []
+        for j, (c, path, old, hunks, q, nm, line) in enumerate(stage3):
+            src = show(self.repo, c.parents[0], old) or ""
+            fa = functions(src) or {}
+            s0, e0 = fa.get(q, (line, line, "", ()))[:2]
+            lines_ = src.splitlines()
+            probe = [line] + [k + 1 for k in range(s0 - 1, min(e0, len(lines_)))
+                              if re.match(r"^\s+%s\s*(:[^=]+)?=[^=]" % re.escape(nm), lines_[k])][:3]
+            tried = set()
+            for L in probe:
+                b = blame(self.repo, c.parents[0], old, L)
+                if not b or b[0] in tried:
+                    continue
+                tried.add(b[0])
+                base = self.meta.parent(b[0])
+                if base is None or self.meta.nfiles(b[0]) > MAX_FILES:
+                    continue
+                hf = functions(show(self.repo, b[0], b[1]) or "") or {}
+                hq = [k for k, v in hf.items() if v[0] <= b[2] <= v[1]]
+                if not hq:
+                    continue
+                hq = max(hq, key=lambda k: hf[k][0])
+                ic = self.meta.by_sha.get(b[0])
+                bpath = ic.files[b[1]][0] if ic and b[1] in ic.files and ic.files[b[1]][0] else b[1]
+                bf = functions(show(self.repo, base, bpath) or "") or {}
+                texts[("h", j, b[0])] = hf[hq][2]
+                texts[("b", j, b[0])] = bf[hq][2] if hq in bf else ""
+                trials.append((j, b, hf[hq][0]))
+        rep = self.batched(texts)
+        n = 0
+        done = set()
+        for j, b, hs in trials:
+            if j in done:
+                continue
+            c, path, old, hunks, q, nm, line = stage3[j]
+            at_head = [l + hs - 1 for l, x in rep.get(("h", j, b[0]), []) if x == nm]
+            at_base = [l for l, x in rep.get(("b", j, b[0]), []) if x == nm]
+            if len(at_head) <= len(at_base) or not at_head:
+                continue
+            ic = self.meta.by_sha.get(b[0])
+            at_head.sort(key=lambda l: (added_in(ic, b[1], l) is None if ic else True, abs(l - b[2])))
+            fix_line = map_line(hunks, line)
+            if self.emit("D1b", c, b[0], b[1], at_head[0], path, fix_line,
+                         "a local read on a path where no earlier statement bound it (Pyright: possibly unbound)"):
+                n += 1
+                done.add(j)
+        return n
+
+    def batched(self, texts, size=300):
+        out = {}
+        items = list(texts.items())
+        for k in range(0, len(items), size):
+            out.update(self.pyright.unbound(dict(items[k:k + size])))
+        return out
+
+
+def functions(src):
+    """{qualified name: (first line, last line, dedented source, loose names)} of the module's
+    functions and methods (not nested ones), or None when src does not parse. `loose names`:
+    names bound only inside a compound statement of the function body and read by a later
+    statement of that body before any unconditional binding (a superset filter for Pyright)."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    lines = src.splitlines()
+    out = {}
+
+    def visit(body, prefix):
+        for n in body:
+            if isinstance(n, ast.ClassDef):
+                visit(n.body, prefix + n.name + ".")
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                s = min([n.lineno] + [d.lineno for d in n.decorator_list])
+                text = textwrap.dedent("\n".join(lines[s - 1:n.end_lineno])) + "\n"
+                out[prefix + n.name] = (s, n.end_lineno, text, loose_names(n))
+    visit(tree.body, "")
+    return out
+
+
+COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try) + ((ast.Match,) if hasattr(ast, "Match") else ()) \
+    + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+
+
+def bound_names(node):
+    out = set()
+    for x in ast.walk(node):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+            out.add(x.id)
+        elif isinstance(x, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in x.names}
+        elif isinstance(x, ast.ExceptHandler) and x.name:
+            out.add(x.name)
+    return out
+
+
+def loose_names(fn):
+    top = {a.arg for a in fn.args.args + fn.args.kwonlyargs + fn.args.posonlyargs}
+    top |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a}
+    nested, res = set(), set()
+
+    def walk(body):
+        for st in body:
+            reads = {x.id for x in ast.walk(st) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}
+            res.update((reads & nested) - top)
+            if isinstance(st, COMPOUND):
+                nested.update(bound_names(st) - top)
+            elif isinstance(st, (ast.With, ast.AsyncWith)):
+                walk(st.body)
+            else:
+                top.update(bound_names(st))
+    walk(fn.body)
+    return frozenset(res)
+
+
+def best_match(r, added):
+    """The added line most similar to removed line r (ratio >= 0.5), or None."""
+    best, score = None, 0.5
+    rs = r.strip()
+    if not rs:
+        return None
+    for a in added:
+        s = difflib.SequenceMatcher(None, rs, a.strip()).ratio()
+        if s > score:
+            best, score = a, s
+    return best
+
+
+def mine(repo, name, pyright_bin, limit, families, log):
+    commits = read_history(repo, limit)
+    log("%s: %d commits" % (name, len(commits)))
+    m = Miner(repo, name, commits, Pyright(pyright_bin), log)
+    for fam in families:
+        k = getattr(m, "mine_" + fam.lower())()
+        log("  %s: %d cases" % (fam, k))
+    return m.cases
+
+
+def write(rows, out, prefix):
+    w = csv.DictWriter(out, COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
+    w.writeheader()
+    for i, r in enumerate(rows, 1):
+        r = dict(r)
+        r["id"] = "%s-%03d" % (prefix, i)
+        w.writerow(r)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repo", help="a git repository (bare or not) to mine")
+    ap.add_argument("--name", help="OWNER/NAME written in the repo column")
+    ap.add_argument("--out", help="TSV to write (default stdout)")
+    ap.add_argument("--pyright", default=PYRIGHT_DEFAULT, help="Pyright binary (bench/unbound_vs_pyright.sh installs it)")
+    ap.add_argument("--limit", type=int, default=None, help="only the newest N commits")
+    ap.add_argument("--families", default="D1b,B5,D9,D8,D4,C,G1b,HK4,HK5")
+    ap.add_argument("--merge", nargs="+", metavar="FILE", help="with --out: concatenate per-repo TSVs, renumber ids MC-nnn")
+    args = ap.parse_args()
+    log = lambda s: print(s, file=sys.stderr, flush=True)
+    if args.merge:
+        rows = []
+        for f in args.merge:
+            with open(f, newline="") as fh:
+                rows += list(csv.DictReader(fh, delimiter="\t"))
+        with open(args.out, "w") as fh:
+            write(rows, fh, "MC")
+        return 0
+    if not args.repo or not args.name or git(args.repo, "rev-parse", "HEAD", check=False) == "":
+        print("--repo must be a git repository and --name given", file=sys.stderr)
+        return 2
+    if not os.access(args.pyright, os.X_OK):
+        print("pyright not found at %s (run bench/unbound_vs_pyright.sh once, or pass --pyright)" % args.pyright, file=sys.stderr)
+        return 2
+    rows = mine(args.repo, args.name, args.pyright, args.limit, args.families.split(","), log)
+    prefix = re.sub(r"\W", "", args.name.split("/")[-1])[:8].upper()
+    if args.out:
+        with open(args.out, "w") as fh:
+            write(rows, fh, prefix)
+    else:
+        write(rows, sys.stdout, prefix)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
