@@ -37,18 +37,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED_RULES = {"D1", "D1b", "D4", "D6", "D7", "D8", "D9", "G1", "HK1"}
 # Case rule id (checklist numbering) -> rule ids of atom.rules that report it.
-# B5 is split into B5a..B5e in the catalogue; B6's cited ATOM evidence (ATOM#1548, a getattr
-# key with a silent default) is the B5c pattern, so both ids count for a B6 case.
+# B5 is split into B5a..B5f in the catalogue, and a call that no longer matches its callee is the
+# B5/E2 family (E2 when the caller is a plugin bridge); B6's cited ATOM evidence (ATOM#1548, a
+# getattr key with a silent default) is the B5c pattern, so both ids count for a B6 case.
 RULE_ALIASES = {
-    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f"},
+    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f", "E2"},
     "B6": {"B6", "B5c"},
-    "D4": {"D4", "D4d", "D4e"},
-    "D6": {"D6", "D6b"},
-    "D8": {"D8", "D8b"},
-    "D9": {"D9", "D9b", "D9c"},
-    "G1": {"G1", "G1c"},
+    "D4": {"D4", "D4d"},
     "C1": {"C1", "C1b", "C1c"},
     "D1b": {"D1b", "D1c"},
+    "E2": {"E2", "B5b", "B5e"},
 }
 WINDOW = 3
 
@@ -217,6 +215,13 @@ def noise_list(args, repo, count, noise_file):
     return res
 
 
+NOISE_FINDINGS = []  # (repo, sha, finding) of every warn/block on the noise lists, for the hand read
+
+
+def finding_key(repo, sha, f):
+    return (repo, sha[:10], fid(f), f.get("file") or "", str(f.get("line") or 0))
+
+
 def emit_noise(emit, args, repo, commits):
     counts, blocks, errors, secs = [], [], [], []
     by_rule = collections.Counter()
@@ -228,6 +233,8 @@ def emit_noise(emit, args, repo, commits):
         sev = collections.Counter(f.get("severity") for f in fs if not f.get("suppressed"))
         counts.append((sha[:10], sev.get("block", 0), sev.get("warn", 0), sev.get("note", 0), subject[:60]))
         for f in fs:
+            if f.get("severity") in ("block", "warn") and not f.get("suppressed"):
+                NOISE_FINDINGS.append((repo, sha, f))
             if f.get("severity") in ("block", "warn"):
                 by_rule[(fid(f), f.get("severity"))] += 1
             if f.get("severity") == "block":
@@ -266,6 +273,64 @@ def emit_noise(emit, args, repo, commits):
     return wb
 
 
+def emit_precision(emit, args):
+    """Precision by rule from the hand read (eval/hand-read.tsv: repo sha rule path line severity
+    verdict note; verdict true, false or unclear). Every block is to be read, and a seeded random
+    sample of --warn-sample warns; the findings still unread are listed in --to-read."""
+    read = {}
+    if os.path.exists(args.hand_read):
+        for r in read_tsv(args.hand_read):
+            read[(r["repo"], r["sha"][:10], r["rule"], r["path"], r["line"])] = r
+    blocks = [x for x in NOISE_FINDINGS if x[2].get("severity") == "block"]
+    warns = [x for x in NOISE_FINDINGS if x[2].get("severity") == "warn"]
+    import random
+    rnd = random.Random(13)
+    sample = rnd.sample(warns, min(args.warn_sample, len(warns)))
+    todo = [x for x in blocks + sample if finding_key(*x) not in read]
+    if args.to_read:
+        with open(args.to_read, "w") as fh:
+            fh.write("repo\tsha\trule\tpath\tline\tseverity\tverdict\tnote\tproblem\n")
+            for repo, sha, f in todo:
+                fh.write("\t".join(list(finding_key(repo, sha, f)) + [f.get("severity"), "", "",
+                                                                     (f.get("problem") or "").replace("\t", " ")]) + "\n")
+    emit("## Precision, read by hand\n")
+    emit("Every block finding on the three noise lists and a random sample of %d warns (seed 13), each read "
+         "and judged true, false or unclear (`eval/hand-read.tsv`). Precision = true / (true + false).\n"
+         % len(sample))
+    stats = collections.OrderedDict()
+    for sev, xs in (("block", blocks), ("warn", sample)):
+        for x in xs:
+            k = finding_key(*x)
+            st = stats.setdefault((k[2], sev), collections.Counter())
+            v = read.get(k, {}).get("verdict", "unread")
+            st[v] += 1
+    emit("| rule | severity | read | true | false | unclear | unread | precision |")
+    emit("|---|---|---|---|---|---|---|---|")
+    tot = {"block": collections.Counter(), "warn": collections.Counter()}
+    for (rule, sev), st in sorted(stats.items()):
+        n = st["true"] + st["false"]
+        emit("| %s | %s | %d | %d | %d | %d | %d | %s |" % (rule, sev, sum(st.values()) - st["unread"], st["true"],
+                                                          st["false"], st["unclear"], st["unread"],
+                                                          "%.0f%%" % (100.0 * st["true"] / n) if n else "-"))
+        tot[sev].update(st)
+    for sev in ("block", "warn"):
+        st = tot[sev]
+        n = st["true"] + st["false"]
+        emit("| **all** | %s | %d | %d | %d | %d | %d | %s |" % (sev, sum(st.values()) - st["unread"], st["true"], st["false"],
+                                                               st["unclear"], st["unread"],
+                                                               "%.0f%%" % (100.0 * st["true"] / n) if n else "-"))
+    emit("")
+    notes = [(k, r) for k, r in read.items() if r.get("note")]
+    if notes:
+        emit("<details><summary>verdicts</summary>\n")
+        emit("| repo | commit | rule | location | severity | verdict | why |")
+        emit("|---|---|---|---|---|---|---|")
+        for k, r in sorted(notes):
+            emit("| %s | %s | %s | %s:%s | %s | %s | %s |" % (k[0], k[1], k[2], k[3], k[4], r.get("severity"),
+                                                          r.get("verdict"), r.get("note", "").replace("|", "\\|")))
+        emit("\n</details>\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runner", default=os.path.join(ROOT, "build", "runner"))
@@ -284,6 +349,10 @@ def main():
     ap.add_argument("--other-noise-head", default="fc72ffab9a3455cfb571f22d45ab777cc29de0de",
                     help="the commit the 100 newest commits are counted back from (fixed, so reruns agree)")
     ap.add_argument("--report", default=None, help="also write the report to this file")
+    ap.add_argument("--hand-read", default=os.path.join(HERE, "hand-read.tsv"),
+                    help="verdicts of the hand read of noise findings (see emit_precision)")
+    ap.add_argument("--warn-sample", type=int, default=50, help="warns sampled for the hand read")
+    ap.add_argument("--to-read", default=None, help="write the sampled findings that have no verdict yet here")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--only", default=None, help="comma-separated case ids (skips noise)")
     ap.add_argument("--skip-noise", action="store_true")
@@ -329,6 +398,8 @@ def main():
         if args.other_noise:
             emit_noise(emit, args, args.other_noise, noise_list(args, args.other_noise, 100, args.noise))
 
+    if NOISE_FINDINGS:
+        emit_precision(emit, args)
     text = "\n".join(out)
     print(text)
     if args.report:
