@@ -44,7 +44,7 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
 
 Usage:
   eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--pyright BIN] [--limit N]
-  eval/mine_cases.py --merge OUT FILE...    (concatenate per-repo outputs, renumber ids)
+  eval/mine_cases.py --out OUT --merge FILE...   (concatenate per-repo outputs, re-check, renumber)
 
 Stdout: progress on stderr, the TSV on --out (default stdout). Exit 0; 2 on a bad repository.
 Nothing is copied from the mined repository but commit ids, paths, line numbers and this
@@ -95,6 +95,10 @@ ZEROS = re.compile(r"\b(torch\.zeros|zeros_like|new_zeros|at::zeros|torch::zeros
 STUB = re.compile(r"^\s*(raise\s+NotImplementedError\b|pass\s*(#.*)?$|#\s*(TODO|FIXME|XXX)\b)")
 QGET = re.compile(r"\b(\w*(q|queue|Queue|_q|chan\w*))\.get\(\s*\)")
 QGET_FIXED = re.compile(r"\.get\(\s*(timeout\s*=|block\s*=\s*False|True\s*,\s*\d)|get_nowait\(|wait_for\(")
+# D9's concept: an index or offset multiplied by a stride or size (not any int32 -> int64 change)
+D9_PRODUCT = re.compile(r"\w*(id|idx|index|pid|row|col|tok|token|slot|off|offset|page|block|seq|pos|batch|b|i|j|n|m)\w*\s*\*\s*\w+"
+                        r"|\w+\s*\*\s*\w*(stride|size|dim|len|num|elems?|numel)\w*", re.I)
+TEST_PATH = re.compile(r"(^|/)(tests?|op_tests|unittests|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|cpp)$")
 ARCH = re.compile(r"gfx\d|arch|is_hip|rocm|mi3\d\d|get_gfx|is_fp8_fnuz|hip", re.I)
 ENVREAD = re.compile(r"(os\.environ\.get|os\.getenv|os\.environ\[|getenv)\(?\s*\[?\s*[\"']([A-Z][A-Z0-9]*_[A-Z0-9_]+)[\"']")
 ENVNAME = re.compile(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]{2,})\b")
@@ -401,7 +405,7 @@ class Miner:
 
     def mine_d9(self):
         return self.blame_pairs("D9", None, lambda r, a: INT64.search(a) is not None and INT64.search(r) is None
-                                and re.search(r"[*+]|stride|offset|idx|index|ptr|int32|\bint\b", r) is not None,
+                                and D9_PRODUCT.search(r) is not None,
                                 "index or offset arithmetic done in 32 bits where the product can exceed 2^31",
                                 path_ok=lambda p: p.endswith(CODE_EXT))
 
@@ -447,7 +451,7 @@ class Miner:
             if len(c.parents) != 1 or c.nfiles > MAX_FILES:
                 continue
             for path, (old, hunks) in c.files.items():
-                if not path.endswith(".py"):
+                if not path.endswith(".py") or TEST_PATH.search(path):
                     continue
                 for h in hunks:
                     for j, a in enumerate(h.added):
@@ -736,6 +740,37 @@ def mine(repo, name, pyright_bin, limit, families, log):
     return m.cases
 
 
+def recheck(rows, repos):
+    """Applies the current positive-line predicates to merged rows (so a TSV mined by an earlier,
+    looser predicate agrees with this script): D9 needs an index-times-stride product on the line,
+    D4 and HK4 nothing in tests. A pair whose positive fails is dropped with its negative."""
+    drop = set()
+    for r in rows:
+        if r["polarity"] != "positive":
+            continue
+        d = os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
+        text = (show(d, r["head_sha"], r["path"]) or "").splitlines()
+        line = text[int(r["line"]) - 1] if 0 < int(r["line"]) <= len(text) else ""
+        if r["rule"] == "D9" and not D9_PRODUCT.search(line):
+            drop.add((r["repo"], r["fix_sha"], r["rule"], r["description"].split("fixed by")[0]))
+        if r["rule"] in ("D4", "HK4") and TEST_PATH.search(r["path"]):
+            drop.add((r["repo"], r["fix_sha"], r["rule"], r["description"].split("fixed by")[0]))
+    keep = []
+    for r in rows:
+        k = (r["repo"], r["fix_sha"], r["rule"], r["description"].split("fixed by")[0].replace("the fix of: ", ""))
+        if r["polarity"] == "positive" and k in drop:
+            continue
+        keep.append(r)
+    # a negative whose positive was dropped goes too
+    pos = {(r["repo"], r["fix_sha"], r["rule"]) for r in keep if r["polarity"] == "positive"}
+    return [r for r in keep if r["polarity"] == "positive" or (r["repo"], r["fix_sha"], r["rule"]) in pos]
+
+
+REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
+             "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
+             "flashinfer-ai/flashinfer": "flashinfer"}
+
+
 def write(rows, out, prefix):
     w = csv.DictWriter(out, COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
     w.writeheader()
@@ -753,7 +788,9 @@ def main():
     ap.add_argument("--pyright", default=PYRIGHT_DEFAULT, help="Pyright binary (bench/unbound_vs_pyright.sh installs it)")
     ap.add_argument("--limit", type=int, default=None, help="only the newest N commits")
     ap.add_argument("--families", default="D1b,B5,D9,D8,D4,C,G1b,HK4,HK5")
-    ap.add_argument("--merge", nargs="+", metavar="FILE", help="with --out: concatenate per-repo TSVs, renumber ids MC-nnn")
+    ap.add_argument("--merge", nargs="+", metavar="FILE",
+                    help="with --out: concatenate per-repo TSVs, re-check positives (recheck()), renumber ids MC-nnn")
+    ap.add_argument("--repos", default="/work/repos", help="with --merge: folder of the clones (REPO_DIRS)")
     args = ap.parse_args()
     log = lambda s: print(s, file=sys.stderr, flush=True)
     if args.merge:
@@ -761,6 +798,7 @@ def main():
         for f in args.merge:
             with open(f, newline="") as fh:
                 rows += list(csv.DictReader(fh, delimiter="\t"))
+        rows = recheck(rows, args.repos)
         with open(args.out, "w") as fh:
             write(rows, fh, "MC")
         return 0
