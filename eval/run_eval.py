@@ -75,6 +75,15 @@ def commit_message(repo, sha):
 def run_runner(args, repo, base, head, name=None, filt=None):
     """Returns (findings list, error text or None, seconds). With --dump, also writes the findings
     to DUMP/NAME.json."""
+    if args.dump and name and (args.reuse_dump or args.dump_only):
+        path = os.path.join(args.dump, name + ".json")
+        if os.path.exists(path):
+            with open(path) as fh:
+                doc = json.load(fh)
+            if not (doc.get("error") or "").startswith("exit 2"):  # a run that did not load is redone
+                return doc["findings"], doc["error"], doc["seconds"]
+    if args.dump_only:
+        return None, "not measured", 0.0
     fs, err, dt = _run_runner(args, repo, base, head, filt or args.filter)
     if args.dump and name:
         os.makedirs(args.dump, exist_ok=True)
@@ -134,8 +143,14 @@ def judge(cases, args, filt, tag):
         if key not in cache:
             cache[key] = run_runner(args, repo_dir(c["repo"], args), c["base_sha"], c["head_sha"],
                                     "%s-%s-%s" % (tag, filt, c["id"]), filt)
-            secs.append(cache[key][2])
+            if cache[key][0] is not None:
+                secs.append(cache[key][2])
         fs, err, dt = cache[key]
+        if fs is None:  # --dump-only and never measured: left out of every count
+            st = per_rule.setdefault(c["rule"], {"pos": 0, "found": 0, "neg": 0, "fired": 0})
+            st.setdefault("unmeasured", 0)
+            st["unmeasured"] = st.get("unmeasured", 0) + 1
+            continue
         ids = RULE_ALIASES.get(c["rule"], {c["rule"]})
         line = int(c["line"])
         near = [f for f in fs if fid(f) in ids and f.get("file") == c["path"]
@@ -181,6 +196,9 @@ def emit_cases(emit, title, cases, args):
             tot["d" + k] += x[k]
             tot["a" + k] += y[k]
     pct = lambda n, m: "%.0f%%" % (100.0 * n / m) if m else "-"
+    unm = sum(st.get("unmeasured", 0) for st in d.values()) + sum(st.get("unmeasured", 0) for st in a.values())
+    if unm:
+        emit("| (not measured before the deadline) | %d case runs left out of both columns |  |  |  |" % unm)
     emit("| **all** | **%d / %d (%s)** | **%d / %d (%s)** | **%d / %d** | **%d / %d** |\n" % (
         tot["dfound"], tot["dpos"], pct(tot["dfound"], tot["dpos"]), tot["afound"], tot["apos"],
         pct(tot["afound"], tot["apos"]), tot["dfired"], tot["dneg"], tot["afired"], tot["aneg"]))
@@ -191,8 +209,10 @@ def emit_cases(emit, title, cases, args):
     emit("<details><summary>cases</summary>\n")
     emit("| case | rule | polarity | default | all | expected at | findings of that rule (first 3, default) | runner error | time |")
     emit("|---|---|---|---|---|---|---|---|---|")
-    for r1, r2 in zip(results[args.filter][1], results["all"][1]):
-        row = r1[:3] + (r1[3], r2[3]) + r1[4:]
+    other = {r[0]: r for r in results["all"][1]}
+    for r1 in results[args.filter][1]:
+        r2 = other.get(r1[0], (None,) * 4 + ("not measured",))
+        row = r1[:3] + (r1[3], r2[3] or "not measured") + r1[4:]
         emit("| " + " | ".join(x.replace("|", "\\|") for x in row) + " |")
     emit("\n</details>\n")
     return results
@@ -223,10 +243,13 @@ def finding_key(repo, sha, f):
 
 
 def emit_noise(emit, args, repo, commits):
-    counts, blocks, errors, secs = [], [], [], []
+    counts, blocks, errors, secs, unmeasured = [], [], [], [], []
     by_rule = collections.Counter()
     for parent, sha, subject in commits:
         fs, err, dt = run_runner(args, repo_dir(repo, args), parent, sha, "noise-" + sha[:10])
+        if fs is None:  # --dump-only and never measured
+            unmeasured.append(sha[:10])
+            continue
         secs.append(dt)
         if err:
             errors.append((sha[:10], err))
@@ -242,7 +265,9 @@ def emit_noise(emit, args, repo, commits):
         print("noise %s b=%d w=%d n=%d %.1fs" % (sha[:10], sev.get("block", 0), sev.get("warn", 0),
                                                sev.get("note", 0), dt), file=sys.stderr)
     wb = sorted(b + w for _, b, w, _, _ in counts)
-    emit("## Noise: %d ordinary %s commits, each against its parent\n" % (len(commits), repo))
+    emit("## Noise: %d ordinary %s commits, each against its parent\n" % (len(commits) - len(unmeasured), repo))
+    if unmeasured:
+        emit("(%d more commits of the list were not measured before the deadline.)\n" % len(unmeasured))
     if wb:
         p95 = wb[min(len(wb) - 1, int(round(0.95 * (len(wb) - 1))))]
         emit("- warn+block per commit: median **%s**, mean %.2f, p95 %d, max %d" %
@@ -293,12 +318,14 @@ def emit_precision(emit, args):
             for repo, sha, f in todo:
                 fh.write("\t".join(list(finding_key(repo, sha, f)) + [f.get("severity"), "", "",
                                                                      (f.get("problem") or "").replace("\t", " ")]) + "\n")
-    emit("## Precision, read by hand\n")
-    emit("Every block finding on the three noise lists and a random sample of %d warns (seed 13), each read "
-         "and judged true, false or unclear (`eval/hand-read.tsv`). Precision = true / (true + false).\n"
-         % len(sample))
     stats = collections.OrderedDict()
-    for sev, xs in (("block", blocks), ("warn", sample)):
+    # every block, and every warn that has a verdict (the sample read, whichever seed drew it)
+    read_warns = [x for x in warns if finding_key(*x) in read]
+    emit("## Precision, read by hand\n")
+    emit("Every block finding on the noise lists and a random sample of the warns, each read and judged true, "
+         "false or unclear (`eval/hand-read.tsv`; %d warns read of %d measured). Precision = true / (true + false).\n"
+         % (len(read_warns), len(warns)))
+    for sev, xs in (("block", blocks), ("warn", read_warns or sample)):
         for x in xs:
             k = finding_key(*x)
             st = stats.setdefault((k[2], sev), collections.Counter())
@@ -363,6 +390,11 @@ def main():
                          "added lines and findings the change touches); every case table also gives --filter all")
     ap.add_argument("--dump", default=None,
                     help="directory: write every run's findings as NAME.json (case id or noise sha)")
+    ap.add_argument("--reuse-dump", action="store_true",
+                    help="with --dump: take a run's findings from DUMP/NAME.json when it exists (resume an interrupted "
+                         "measurement; only valid for the same runner and ruleset)")
+    ap.add_argument("--dump-only", action="store_true",
+                    help="with --dump: use only the runs already in DUMP, leave the others out (and say so)")
     ap.add_argument("--no-message", action="store_true",
                     help="do not pass the head commit's subject/body as --title/--body")
     args = ap.parse_args()
