@@ -80,27 +80,35 @@ class PatchedContent : public ContentSource {
   std::set<std::string> new_paths_;
 };
 
-std::string read_all(const std::string& diff_path) {
-  if (diff_path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return std::move(ss).str();
+std::string read_all(const std::string& diff_path, std::size_t limit) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (diff_path != "-") {
+    file.open(diff_path, std::ios::binary);
+    if (!file) throw InputError{diff_path, std::string("cannot read: ") + std::strerror(errno)};
+    in = &file;
   }
-  std::ifstream in(diff_path, std::ios::binary);
-  if (!in) throw InputError{diff_path, std::string("cannot read: ") + std::strerror(errno)};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError{diff_path, std::string("cannot read: ") + std::strerror(errno)};
-  return std::move(ss).str();
+  // Read in pieces, never more than the limit (+1 byte to know it was passed).
+  std::string out;
+  char buf[1 << 16];
+  while (*in) {
+    in->read(buf, sizeof buf);
+    out.append(buf, static_cast<std::size_t>(in->gcount()));
+    if (out.size() > limit)
+      throw InputError{diff_path, "the diff is larger than " + std::to_string(limit) +
+                                      " bytes; review it in parts (e.g. per folder) or raise --max-diff-size"};
+  }
+  if (in->bad()) throw InputError{diff_path, std::string("cannot read: ") + std::strerror(errno)};
+  return out;
 }
 
 }  // namespace
 
 Change load_diff_change(const std::string& diff_path, std::optional<std::string> repo,
-                        std::string head_rev) {
-  std::string text = read_all(diff_path);
+                        std::string head_rev, const DiffOptions& opts, std::size_t max_diff_bytes) {
+  std::string text = read_all(diff_path, max_diff_bytes);
   Change c;
-  c.files = parse_unified_diff(text, diff_path == "-" ? "<stdin>" : diff_path);
+  c.files = parse_unified_diff(text, diff_path == "-" ? "<stdin>" : diff_path, opts);
   for (const ChangedFile& f : c.files)
     if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");
   if (!repo) {

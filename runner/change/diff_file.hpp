@@ -6,8 +6,12 @@
 #include <string>
 
 #include "runner/change/change.hpp"
+#include "runner/change/diff_parser.hpp"
 
 namespace review::change {
+
+/// Default bound on a diff read by load_diff_change (256 MiB).
+inline constexpr std::size_t kMaxDiffBytes = std::size_t{256} * 1024 * 1024;
 
 /// Loads the diff at `diff_path` ("-" = standard input) and parses it (parse_unified_diff, named
 /// by `diff_path`, or "<stdin>").
@@ -28,7 +32,11 @@ namespace review::change {
 /// Throws InputError{diff_path, "cannot read: <reason>"} when the file cannot be read, the
 /// parser's InputError for a malformed diff, and InputError{repo, "unknown revision \"…\""} from
 /// resolve_revision.
+/// `opts.max_file_bytes` skips a file whose hunks are larger (DiffOptions). A diff larger than
+/// `max_diff_bytes` is refused before it is parsed: InputError{diff_path, "the diff is larger than
+/// N bytes; …"}.
 Change load_diff_change(const std::string& diff_path, std::optional<std::string> repo,
-                        std::string head_rev = "HEAD");
+                        std::string head_rev = "HEAD", const DiffOptions& opts = {},
+                        std::size_t max_diff_bytes = kMaxDiffBytes);
 
 }  // namespace review::change

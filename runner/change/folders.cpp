@@ -25,6 +25,16 @@ std::optional<std::string> read_under(const std::string& dir, const std::string&
   if (!safe_relative(path)) return std::nullopt;
   fs::path p = fs::path(dir) / path;
   std::error_code ec;
+  // A symbolic link is its target path (as git shows it), never followed; and a linked folder
+  // on the way may not lead out of `dir`.
+  if (fs::is_symlink(fs::symlink_status(p, ec))) {
+    auto target = fs::read_symlink(p, ec);
+    if (ec) return std::nullopt;
+    return target.string();
+  }
+  fs::path parent = fs::weakly_canonical(p.parent_path(), ec);
+  auto rel = parent.lexically_relative(fs::weakly_canonical(dir, ec));
+  if (ec || (!rel.empty() && *rel.begin() == "..")) return std::nullopt;
   if (!fs::is_regular_file(p, ec)) return std::nullopt;
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;
@@ -77,7 +87,7 @@ std::vector<std::string> FolderContent::head_files() {
   return out;
 }
 
-Change load_folder_change(const std::string& base_dir, const std::string& head_dir) {
+Change load_folder_change(const std::string& base_dir, const std::string& head_dir, const DiffOptions& opts) {
   std::string base = canonical_folder(base_dir), head = canonical_folder(head_dir);
   // Run from "/" with relative paths so every path git prints has the same shape.
   std::string rel_base = base.substr(1), rel_head = head.substr(1);
@@ -97,7 +107,7 @@ Change load_folder_change(const std::string& base_dir, const std::string& head_d
     throw InputError{"git diff --no-index", "failed: " + excerpt(err, 200)};
   }
   Change c;
-  c.files = parse_unified_diff(r.out, "git diff --no-index");
+  c.files = parse_unified_diff(r.out, "git diff --no-index", opts);
   for (ChangedFile& f : c.files) {
     if (f.status == FileStatus::Deleted) {
       f.path = relative_to(f.path, rel_base);

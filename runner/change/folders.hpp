@@ -7,11 +7,14 @@
 #include <vector>
 
 #include "runner/change/change.hpp"
+#include "runner/change/diff_parser.hpp"
 
 namespace review::change {
 
 /// Texts read from two folders: head(path) = head_dir/path, base(path) = base_dir/path.
-/// Paths are '/'-separated and relative; one containing ".." components answers nullopt.
+/// Paths are '/'-separated and relative; one containing ".." components answers nullopt. A
+/// symbolic link answers the path it holds (as git shows a link), never the file it points to,
+/// and a path through a linked folder that leads out of the folder answers nullopt.
 class FolderContent : public ContentSource {
  public:
   FolderContent(std::string base_dir, std::string head_dir);
@@ -33,6 +36,7 @@ class FolderContent : public ContentSource {
 /// relative to its folder). Renames and copies are detected as in git mode.
 /// Throws InputError{dir, "not a folder"} when either does not exist or is not a folder, and
 /// InputError{"git diff --no-index", …} when git fails (exit code other than 0 or 1).
-Change load_folder_change(const std::string& base_dir, const std::string& head_dir);
+/// `opts.max_file_bytes` skips a file whose hunks are larger (DiffOptions).
+Change load_folder_change(const std::string& base_dir, const std::string& head_dir, const DiffOptions& opts = {});
 
 }  // namespace review::change

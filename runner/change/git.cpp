@@ -43,6 +43,13 @@ std::vector<std::string> split_nul(const std::string& s) {
 
 std::optional<std::string> read_file(const std::filesystem::path& p) {
   std::error_code ec;
+  // A symbolic link is read as git stores it, as the path it holds: never followed (it could
+  // lead out of the work tree, to the runner's own files).
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec))) {
+    auto target = std::filesystem::read_symlink(p, ec);
+    if (ec) return std::nullopt;
+    return target.string();
+  }
   if (!std::filesystem::is_regular_file(p, ec)) return std::nullopt;
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;

@@ -49,12 +49,14 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
   if (folders && !opts.diff.empty()) throw std::invalid_argument("--diff cannot be combined with --base-dir/--head-dir");
 
   change::Change c;
+  change::DiffOptions dopts;
+  dopts.max_file_bytes = opts.max_file_bytes;  // --max-file-size holds in every input mode
   if (folders) {
-    c = change::load_folder_change(opts.base_dir, opts.head_dir);
+    c = change::load_folder_change(opts.base_dir, opts.head_dir, dopts);
   } else if (!opts.diff.empty()) {
     std::optional<std::string> repo;
     if (!opts.repo.empty()) repo = opts.repo;
-    c = change::load_diff_change(opts.diff, repo, opts.head.empty() ? "HEAD" : opts.head);
+    c = change::load_diff_change(opts.diff, repo, opts.head.empty() ? "HEAD" : opts.head, dopts, opts.max_diff_bytes);
   } else {
     change::GitOptions g;
     g.repo = !opts.repo.empty() ? opts.repo : (in_actions && !env.get("GITHUB_WORKSPACE").empty() ? env.get("GITHUB_WORKSPACE") : ".");

@@ -24,6 +24,7 @@ struct InputOptions {
   std::optional<std::string> title, body;  ///< --title, --body
   std::vector<std::string> labels;         ///< --label (repeatable)
   std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;
+  std::size_t max_diff_bytes = std::size_t{256} * 1024 * 1024;  ///< --max-diff-size: a larger --diff is refused
 };
 
 /// The environment variables the runner reads (GitHub Actions: GITHUB_ACTIONS, GITHUB_EVENT_PATH,

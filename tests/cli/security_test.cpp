@@ -256,3 +256,37 @@ TEST_CASE("20,000 elif arms are analysed in linear memory") {
   CHECK(slurp(t.path / "out.json").find("\"rule_id\": \"U1\"") != std::string::npos);  // `y` may be unbound
   CHECK(s < 60);
 }
+
+TEST_CASE("--max-file-size holds with --diff and two folders; a diff over --max-diff-size is refused") {
+  TempDir t;
+  const std::string rules = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules";
+  std::string big = "def f():\n";
+  for (int i = 0; i < 40; ++i) big += "    print(\"padding padding padding\")\n";
+  write(t.path / "base/k.py", "x = 0\n");
+  write(t.path / "head/k.py", big);
+  auto folders = run_runner(t.path.string(), {"--ruleset", rules, "--base-dir", "base", "--head-dir", "head",
+                                              "--max-file-size", "200"});
+  CHECK(folders.err.find("k.py: not analysed (diff larger than 200 bytes)") != std::string::npos);
+  std::string diff = "--- a/k.py\n+++ b/k.py\n@@ -1 +1,41 @@\n-x = 0\n";
+  std::istringstream lines(big);
+  for (std::string l; std::getline(lines, l);) diff += "+" + l + "\n";
+  write(t.path / "pr.diff", diff);
+  auto d = run_runner(t.path.string(), {"--ruleset", rules, "--diff", "pr.diff", "--max-file-size", "200"});
+  CHECK(d.err.find("k.py: not analysed (diff larger than 200 bytes)") != std::string::npos);
+  auto refused = run_runner(t.path.string(), {"--ruleset", rules, "--diff", "pr.diff", "--max-diff-size", "500"});
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.err.find("pr.diff: the diff is larger than 500 bytes") != std::string::npos);
+}
+
+TEST_CASE("two-folder mode reads a symbolic link as a link, never the file it points to") {
+  TempDir t;
+  write(t.path / "outside/secret.py", "def f():\n    print(\"SECRET_VALUE\")\n");
+  write(t.path / "base/a.py", "x = 0\n");
+  write(t.path / "head/a.py", "x = 1\n");
+  fs::create_symlink(t.path / "outside/secret.py", t.path / "head/leak.py");
+  auto r = run_runner(t.path.string(), {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules",
+                                        "--base-dir", "base", "--head-dir", "head", "--filter", "all", "--format", "json"});
+  INFO(r.out << r.err);
+  CHECK(r.out.find("SECRET_VALUE") == std::string::npos);
+  CHECK(r.err.find("SECRET_VALUE") == std::string::npos);
+}
