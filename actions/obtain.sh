@@ -36,7 +36,8 @@ if [ -n "$repo" ] && [[ "$version" =~ ^v[0-9]+(\.[0-9]+)*$ ]] && [ "$(uname -s)"
     have=$(sha256sum "$tmp/$asset" | awk '{print $1}')
     if [ -n "$want" ] && [ "$want" = "$have" ]; then
       chmod 0755 "$tmp/$asset"
-      # The asset links the distribution's shared libraries: use it only if it starts here.
+      # The asset is self-contained (it needs glibc and libcurl.so.4 only, scripts/release);
+      # still, use it only if it starts here (another libc, a stripped-down image).
       if "$tmp/$asset" --version >/dev/null 2>&1; then
         install -m 0755 "$tmp/$asset" "$bin_dir/runner"
         rm -rf "$tmp"
@@ -44,7 +45,8 @@ if [ -n "$repo" ] && [[ "$version" =~ ^v[0-9]+(\.[0-9]+)*$ ]] && [ "$(uname -s)"
         out need-build false
         exit 0
       fi
-      echo "review-action: the release asset $asset does not start on this runner image; building from source"
+      why=$("$tmp/$asset" --version 2>&1 | head -n 1)
+      echo "review-action: the release asset $asset does not start on this runner image ($why); building from source"
     else
       echo "::warning title=review-action::the release asset $asset for $version does not match its sha256; building from source instead"
     fi

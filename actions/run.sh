@@ -33,7 +33,8 @@ while IFS= read -r line || [ -n "$line" ]; do
   line=$(printf '%s' "$line" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
   [ -n "$line" ] && args+=(--ruleset "$line")
 done <<< "${INPUT_RULESET:-}"
-[ ${#args[@]} -gt 0 ] || fail "the ruleset input is empty: name a shipped ruleset (atom, aiter, ops) or a .rules file"
+rulesets_given=false
+[ ${#args[@]} -gt 0 ] && rulesets_given=true
 
 audit=${INPUT_AUDIT:-false}
 case "$audit" in true|false) ;; *) fail "audit must be true or false, not '$audit'" ;; esac
@@ -99,6 +100,19 @@ if [ -n "$base" ] && [ "$audit" != true ]; then
   [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$workspace/$INPUT_CONFIG")
 elif [ -n "${INPUT_CONFIG:-}" ] && [ -f "$workspace/$INPUT_CONFIG" ]; then
   args+=(--config "$workspace/$INPUT_CONFIG")
+fi
+# An empty ruleset input is fine when the config (where the policy comes from) exists: its
+# `rulesets:` names them, and the runner says so (exit 2) when it does not.
+if [ "$rulesets_given" = false ]; then
+  config_found=false
+  if [ -n "${INPUT_CONFIG:-}" ]; then
+    if [ -n "$base" ] && [ "$audit" != true ]; then
+      git -C "$workspace" cat-file -e "$base:$INPUT_CONFIG" 2>/dev/null && config_found=true
+    elif [ -f "$workspace/$INPUT_CONFIG" ]; then
+      config_found=true
+    fi
+  fi
+  $config_found || fail "the ruleset input is empty and there is no config file ${INPUT_CONFIG:-.github/review.yml} naming rulesets: name a shipped ruleset (\`runner list\`) or a .rules file"
 fi
 token_ok=false
 [ -n "${GITHUB_TOKEN:-}" ] && token_ok=true

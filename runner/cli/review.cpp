@@ -437,6 +437,11 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
         if (r.outcome == github::CheckRunOutcome::NoPermission) {
           err << "warning: the token cannot write check runs; falling back to workflow annotations\n";
           out << report::render("github", run, findings, ropts);
+        } else if (r.outcome == github::CheckRunOutcome::Failed && r.check_run_id == 0) {
+          // Never created (5xx or no answer after the retries, 422): the findings would not reach
+          // the pull request at all, so they go out as workflow annotations, as on a 403.
+          err << "warning: check run not published (" << r.message << "); falling back to workflow annotations\n";
+          out << report::render("github", run, findings, ropts);
         } else if (r.outcome == github::CheckRunOutcome::Failed) {
           err << "warning: check run not published: " << r.message << "\n";
         }

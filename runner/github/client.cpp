@@ -297,7 +297,8 @@ Response Client::request(std::string_view method, std::string_view path, const n
       wait = backoff(attempt);
       why = h.timed_out ? "timed out" : "no answer (" + r.transport_error + ")";
     } else if (r.status >= 500) {
-      wait = backoff(attempt);
+      // A 503 may say when to come back (RFC 9110 10.2.3); otherwise back off.
+      wait = retry_after >= 0 ? milliseconds(seconds(retry_after)) : backoff(attempt);
       why = "HTTP " + std::to_string(r.status);
     } else if (r.rate_limited) {
       why = "rate limited (HTTP " + std::to_string(r.status) + ")";

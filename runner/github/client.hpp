@@ -16,7 +16,8 @@
 //
 // Retries (GitHub REST docs, "Best practices" and "Rate limits for the REST API"):
 //   - transport failures (timeouts, refused or reset connections) and 5xx answers: exponential
-//     backoff with jitter, `initial_backoff * 2^(attempt-1)`, capped at `max_backoff`;
+//     backoff with jitter, `initial_backoff * 2^(attempt-1)`, capped at `max_backoff`; a 5xx
+//     that carries `Retry-After` (RFC 9110 10.2.3, e.g. a 503) waits that many seconds instead;
 //   - 429, and 403 that carries `Retry-After`, `x-ratelimit-remaining: 0` or a message that
 //     names a rate limit (secondary rate limits): wait `Retry-After` seconds if given, else until
 //     `x-ratelimit-reset` (epoch seconds) if the remaining count is 0, else at least 60 s;

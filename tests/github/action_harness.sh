@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2034  # checks are eval-ed strings on purpose
+# shellcheck disable=SC2016,SC2034,SC2030,SC2031  # checks are eval-ed strings; each case runs in its own subshell on purpose
 # Action harness: runs the composite action's scripts (actions/obtain.sh, run.sh, gate.sh) with a
 # faked GitHub Actions environment on a temporary git repository, against the mock GitHub API
 # (tests/github/mock_github.py), and checks outputs, step summary, runner arguments and API calls.
@@ -11,9 +11,10 @@
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-mock_pid=""
+mock_pids=()
 cleanup() {
-  [ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null && wait "$mock_pid" 2>/dev/null
+  local p
+  for p in "${mock_pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -28,11 +29,18 @@ mkdir -p "$tmp/bin"
 ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3"
 export PATH="$tmp/bin:$PATH"
 
-# ---- the mock API ----
-python3 "$src/tests/github/mock_github.py" --log "$tmp/requests.jsonl" > "$tmp/port" &
-mock_pid=$!
-for _ in $(seq 100); do grep -q '^PORT ' "$tmp/port" 2>/dev/null && break; sleep 0.05; done
-port=$(awk '/^PORT /{print $2}' "$tmp/port")
+# ---- the mock API (and the release download host: files under $tmp/files) ----
+# start_mock NAME [MOCK ARGS...]: starts one mock server logging to $tmp/NAME.jsonl; sets mock_port.
+start_mock() {
+  local name=$1; shift
+  python3 "$src/tests/github/mock_github.py" --log "$tmp/$name.jsonl" "$@" > "$tmp/$name.port" &
+  mock_pids+=($!)
+  for _ in $(seq 100); do grep -q '^PORT ' "$tmp/$name.port" 2>/dev/null && break; sleep 0.05; done
+  mock_port=$(awk '/^PORT /{print $2}' "$tmp/$name.port")
+}
+mkdir -p "$tmp/files"
+start_mock requests --files "$tmp/files"
+port=$mock_port
 [ -n "$port" ] || { echo "FAIL: mock server did not start"; echo "0 passed, 1 failed"; exit 1; }
 
 # ---- a temporary repository with one pull request's worth of change ----
@@ -179,6 +187,17 @@ if [ "$mode" = stub ]; then
   rm -rf "$repo/.github"
 fi
 
+# ---- case 5b: no ruleset input, the config names the rulesets ----
+mkdir -p "$repo/.github"
+if [ "$mode" = real ]; then cfg_ruleset="$src/tests/fixtures/cli/mini.rules"; else cfg_ruleset=atom; fi
+printf 'rulesets: ["%s"]\n' "$cfg_ruleset" > "$repo/.github/review.yml"
+run_action cfgrules INPUT_RULESET= INPUT_AUDIT=true   # an audit reads the checked-out config
+check "config rulesets: run.sh exits 0" '[ "$(cat "$tmp/cfgrules/run_rc")" = "run.sh exit 0" ]'
+check "config rulesets: runner ran"     '[[ "$(out_of cfgrules exit-code)" =~ ^[01]$ ]]'
+[ "$mode" = stub ] && check "config rulesets: no --ruleset" '! grep -qx -- "--ruleset" "$tmp/cfgrules/args" && grep -qx "$repo/.github/review.yml" "$tmp/cfgrules/args"'
+rm -rf "$repo/.github"
+check "no ruleset, no config: message" 'grep -qF "::error title=review-action::the ruleset input is empty and there is no config file .github/review.yml naming rulesets" "$tmp/noruleset/log"'
+
 # ---- case 6: audit mode and a shard: no event, no base, every file ----
 run_action audit INPUT_AUDIT=true INPUT_SHARD=1/1
 check "audit: run.sh exits 0"      '[ "$(cat "$tmp/audit/run_rc")" = "run.sh exit 0" ]'
@@ -258,6 +277,115 @@ if [ "$mode" = real ]; then
   printf 'def launch(x):\n    return x + 1\n' | trust_pr linked
   trun linked INPUT_RULESET=rules/link.rules
   check "link: a symlinked ruleset is refused" '[ "$(out_of linked exit-code)" = 2 ] && grep -q "symbolic link" "$tmp/linked/log" && ! grep -q "root:" "$tmp/linked/log"'
+fi
+
+# ---- the setup steps: release asset, source build, cache restore (obtain.sh, build.sh) ----
+# A stand-in action folder: the real actions/ scripts, and a scripts/setup that "builds" by copying
+# the runner under test (a real source build takes minutes; tests/release/self_contained.sh checks
+# that what it builds starts without the -dev packages).
+act="$tmp/action"
+mkdir -p "$act/scripts"
+for part in actions CMakeLists.txt cmake dsl runner rulesets; do cp -r "$src/$part" "$act/$part"; done
+cat > "$act/scripts/setup" <<'SETUP'
+#!/usr/bin/env bash
+echo "setup $TARGET" >> "$SETUP_LOG"
+mkdir -p "$BUILD_DIR" && cp "$BUILT_RUNNER" "$BUILD_DIR/runner"
+SETUP
+chmod +x "$act/scripts/setup"
+asset=review-runner-linux-x86_64
+publish() {  # publish TAG [SHA256]: the release asset of TAG on the download host
+  local dir="$tmp/files/o/r/releases/download/$1"
+  mkdir -p "$dir" && cp "$runner" "$dir/$asset"
+  if [ -n "${2:-}" ]; then echo "$2  $asset" > "$dir/$asset.sha256"
+  else (cd "$dir" && sha256sum "$asset" > "$asset.sha256"); fi
+}
+# run_setup CASE [VAR=VALUE...]: obtain.sh, then build.sh when it asks for a build (the cache
+# step's restore is simulated by a runner placed in the bin dir beforehand: RESTORED=FILE).
+run_setup() {
+  local name=$1; shift
+  local d="$tmp/$name"
+  mkdir -p "$d/runner_temp"
+  : > "$d/output"; : > "$d/setup_log"
+  (
+    export GITHUB_OUTPUT="$d/output" RUNNER_TEMP="$d/runner_temp" ACTION_PATH="$act" SETUP_LOG="$d/setup_log"
+    export ACTION_REPOSITORY=o/r ACTION_REF=v9.9.9 RUNNER_ARCH=X64 GITHUB_SERVER_URL="http://127.0.0.1:$port"
+    export BUILT_RUNNER="$runner" STUB_ARGS="$d/args" RESTORED=""
+    for kv in "$@"; do export "${kv?}"; done
+    unset REVIEW_RUNNER_PATH
+    t0=$(date +%s%N)
+    bash "$act/actions/obtain.sh" || exit 98
+    if [ "$(read_output "$GITHUB_OUTPUT" need-build)" = true ]; then
+      bin_dir=$(read_output "$GITHUB_OUTPUT" bin-dir)
+      [ -n "$RESTORED" ] && mkdir -p "$bin_dir" && cp "$RESTORED" "$bin_dir/runner"
+      BIN_DIR="$bin_dir" bash "$act/actions/build.sh"
+      echo "build.sh exit $?" > "$d/build_rc"
+    fi
+    echo $(( ($(date +%s%N) - t0) / 1000000 )) > "$d/ms"
+  ) > "$d/log" 2>&1
+}
+bin_of() { echo "$tmp/$1/runner_temp/review-action-bin/runner"; }
+
+publish v9.9.9
+run_setup release
+check "release: no build"              '[ "$(out_of release need-build)" = false ] && [ ! -s "$tmp/release/setup_log" ]'
+check "release: the asset installed"   'cmp -s "$(bin_of release)" "$tmp/files/o/r/releases/download/v9.9.9/$asset"'
+check "release: says which"            'grep -q "^review-action: using release v9.9.9 ($asset, sha256 [0-9a-f]\{64\})$" "$tmp/release/log"'
+check "release: asset downloaded"      'grep -q "\"path\": \"/o/r/releases/download/v9.9.9/$asset\"" "$tmp/requests.jsonl"'
+echo "action harness: setup with a release asset took $(cat "$tmp/release/ms") ms ($mode runner)"
+
+run_setup missing ACTION_REF=v0.0.404
+check "missing asset: says so"         'grep -qxF "review-action: no release asset $asset for v0.0.404; building from source" "$tmp/missing/log"'
+check "missing asset: source hash"     '[[ "$(out_of missing source-hash)" =~ ^[0-9a-f]{64}$ ]]'
+check "missing asset: built once"      '[ "$(cat "$tmp/missing/setup_log")" = "setup runner" ] && [ "$(cat "$tmp/missing/build_rc")" = "build.sh exit 0" ]'
+check "missing asset: runner in place" 'STUB_ARGS=/dev/null "$(bin_of missing)" --version >/dev/null 2>&1'
+
+publish v9.9.8 "$(printf 0%.0s {1..64})"
+run_setup badsum ACTION_REF=v9.9.8
+check "bad sha256: warning"            'grep -qxF "::warning title=review-action::the release asset $asset for v9.9.8 does not match its sha256; building from source instead" "$tmp/badsum/log"'
+check "bad sha256: not installed"      '[ "$(out_of badsum need-build)" = true ] && [ "$(cat "$tmp/badsum/setup_log")" = "setup runner" ]'
+
+run_setup branch ACTION_REF=main
+check "branch ref: source build"       '[ "$(out_of branch need-build)" = true ] && ! grep -q releases/download/main "$tmp/requests.jsonl"'
+
+# Cache restored on a fresh machine: a runner that starts is used as it is ...
+run_setup restored ACTION_REF=main RESTORED="$runner"
+check "cache restored: used"           'grep -q "^review-action: runner restored from the cache" "$tmp/restored/log" && [ ! -s "$tmp/restored/setup_log" ]'
+# ... one that cannot load its libraries (a cache written by a build that linked them
+# dynamically) is rebuilt instead of failing the review step with exit 127.
+cat > "$tmp/needs-libs" <<'BROKEN'
+#!/bin/sh
+echo "runner: error while loading shared libraries: libre2.so.9: cannot open shared object file: No such file or directory" >&2
+exit 127
+BROKEN
+chmod +x "$tmp/needs-libs"
+run_setup stale ACTION_REF=main RESTORED="$tmp/needs-libs"
+check "stale cache: rebuilt"           'grep -q "^review-action: the cached runner does not start on this machine (runner: error while loading shared libraries: libre2.so.9.*); rebuilding$" "$tmp/stale/log" && [ "$(cat "$tmp/stale/setup_log")" = "setup runner" ]'
+check "stale cache: runner starts"     'STUB_ARGS=/dev/null "$(bin_of stale)" --version >/dev/null 2>&1'
+
+# A runner that does not start is named as such by the gate, not as unreadable input.
+saved_runner=$runner runner="$tmp/needs-libs"
+run_action nostart
+runner=$saved_runner
+check "no start: exit-code 127"        '[ "$(out_of nostart exit-code)" = 127 ]'
+check "no start: gate says so"         'grep -qF "::error title=review-action::the runner binary did not start (exit 127" "$tmp/nostart/log" && [ "$(cat "$tmp/nostart/gate_rc")" = "gate.sh exit 127" ]'
+check "input error: gate says so"      '[ "$(REVIEW_EXIT_CODE=3 bash "$src/actions/gate.sh")" = "::error title=review-action::the runner could not read its input (see the review step'"'"'s log)" ]'
+check "signal: gate says so"           '[[ "$(REVIEW_EXIT_CODE=137 bash "$src/actions/gate.sh")" == *"killed by signal 9"* ]]'
+
+# ---- check run refused (403) or failing (5xx after the retries): workflow annotations ----
+if [ "$mode" = real ]; then
+  printf '%s' '{"routes": [{"method": "POST", "path": "/repos/o/r/check-runs", "responses": [{"status": 403, "body": {"message": "Resource not accessible by integration"}}]}]}' > "$tmp/403.json"
+  start_mock forbidden --scenario "$tmp/403.json"
+  run_action forbidden GITHUB_API_URL="http://127.0.0.1:$mock_port" INPUT_COMMENT=false
+  check "403: one fallback line"       '[ "$(grep -c "falling back to workflow annotations" "$tmp/forbidden/log")" = 1 ]'
+  check "403: workflow annotations"    'grep -q "^::error file=kernel.py,line=2" "$tmp/forbidden/log"'
+  # 503 with Retry-After: 0, so the six attempts take no time.
+  printf '%s' '{"routes": [{"method": "POST", "path": "/repos/o/r/check-runs", "responses": [{"status": 503, "body": {"message": "unavailable"}, "headers": {"Retry-After": "0"}}]}]}' > "$tmp/503.json"
+  start_mock unavailable --scenario "$tmp/503.json"
+  run_action unavailable GITHUB_API_URL="http://127.0.0.1:$mock_port" INPUT_COMMENT=false
+  check "5xx: retried, then gave up"   '[ "$(grep -c "\"path\": \"/repos/o/r/check-runs\"" "$tmp/unavailable.jsonl")" = 6 ]'
+  check "5xx: one fallback line"       '[ "$(grep -c "falling back to workflow annotations" "$tmp/unavailable/log")" = 1 ] && grep -q "HTTP 503" "$tmp/unavailable/log"'
+  check "5xx: workflow annotations"    'grep -q "^::error file=kernel.py,line=2" "$tmp/unavailable/log"'
+  check "5xx: exit code kept"          '[ "$(out_of unavailable exit-code)" = 1 ]'
 fi
 
 if [ "$failed" -gt 0 ]; then

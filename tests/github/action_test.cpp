@@ -103,6 +103,24 @@ TEST_CASE("review.yml: permissions and pull_request event types", "[github][acti
   }
 }
 
+TEST_CASE("review.yml reviews with rulesets that ship", "[github][action]") {
+  YAML::Node wf = YAML::LoadFile(source(".github/workflows/review.yml"));
+  int named = 0;
+  for (const auto& step : wf["jobs"]["review"]["steps"]) {
+    if (!step["uses"] || step["uses"].as<std::string>() != "./") continue;
+    std::istringstream names(step["with"]["ruleset"].as<std::string>(""));
+    for (std::string name; names >> name; ++named) {
+      INFO(name);
+      // A shipped name is a file rulesets/<name>.rules (embedded in the binary at build time).
+      CHECK(std::ifstream(source("rulesets/" + name + ".rules")).good());
+    }
+  }
+  CHECK(named > 0);
+  // The config's `rulesets:` may stand in for the input (actions/run.sh), so it is not required.
+  YAML::Node action = YAML::LoadFile(source("action.yml"));
+  CHECK_FALSE(action["inputs"]["ruleset"]["required"].as<bool>());
+}
+
 TEST_CASE("action.yml and the workflows are valid YAML", "[github][action]") {
   // yaml-cpp (the library the runner's config reader uses), so the check never depends on
   // what Python modules a machine happens to have.

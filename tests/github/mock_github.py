@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny stand-in for the GitHub REST API, for tests only. Listens on 127.0.0.1 only.
 
-    mock_github.py --log requests.jsonl [--scenario scenario.json] [--port 0]
+    mock_github.py --log requests.jsonl [--scenario scenario.json] [--port 0] [--files DIR]
 
 Prints "PORT <n>" on stdout once it listens, then serves until killed (SIGTERM/SIGINT) or until
 a POST to /__shutdown. Every request is appended to the log as one JSON line:
@@ -26,10 +26,13 @@ Without a matching route the server behaves like a small GitHub:
     GET   /repos/{o}/{r}/issues/{n}/comments        -> 200 page of stored comments, Link rel="next"
     POST  /repos/{o}/{r}/issues/{n}/comments        -> 201 stored comment
     PATCH /repos/{o}/{r}/issues/comments/{id}       -> 200 updated comment (404 if unknown)
+    GET   /<path> of a file under --files DIR       -> 200 its bytes (release assets:
+                                                       /{o}/{r}/releases/download/{tag}/{name})
     anything else                                   -> 404 {"message": "Not Found"}
 """
 import argparse
 import json
+import os
 import re
 import sys
 import threading
@@ -38,8 +41,9 @@ from urllib.parse import parse_qs, urlsplit
 
 
 class State:
-    def __init__(self, scenario, log_path):
+    def __init__(self, scenario, log_path, files=None):
         self.lock = threading.Lock()
+        self.files = os.path.realpath(files) if files else None
         self.routes = []
         for r in scenario.get("routes", []):
             self.routes.append({"method": r.get("method", "GET").upper(), "path": r["path"],
@@ -117,6 +121,17 @@ def make_handler(state):
                 if state.viewer:
                     return self._answer(200, {"login": state.viewer})
                 return self._answer(403, {"message": "Resource not accessible by integration"})
+            if state.files and self.command == "GET":
+                f = os.path.realpath(os.path.join(state.files, path.lstrip("/")))
+                if f.startswith(state.files + os.sep) and os.path.isfile(f):
+                    with open(f, "rb") as fh:
+                        data = fh.read()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return None
             m = re.fullmatch(r"/repos/[^/]+/[^/]+/check-runs", path)
             if m and self.command == "POST":
                 cid = state.next_check
@@ -164,12 +179,13 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--scenario")
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--files", help="serve GET requests for files under this folder")
     args = ap.parse_args()
     scenario = {}
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as f:
             scenario = json.load(f)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(State(scenario, args.log)))
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(State(scenario, args.log, args.files)))
     server.daemon_threads = True
     print("PORT %d" % server.server_address[1], flush=True)
     try:
