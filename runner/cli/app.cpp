@@ -211,7 +211,7 @@ int run(int argc, char** argv) {
   app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes (default 2 MiB), in every input mode")->group(g_in);
   app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default 256 MiB)")->group(g_in);
   auto* g_out = "Output";
-  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md). Text goes to the terminal unless a format writes to stdout")->group(g_out);
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality). Text goes to the terminal unless a format writes to stdout")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE")->group(g_out);
   auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
       ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);

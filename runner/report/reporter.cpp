@@ -5,8 +5,10 @@
 #include <exception>
 #include <stdexcept>
 
+#include "runner/report/codeclimate.hpp"
 #include "runner/report/github.hpp"
 #include "runner/report/json.hpp"
+#include "runner/report/rdjson.hpp"
 #include "runner/report/sarif.hpp"
 #include "runner/report/summary.hpp"
 #include "runner/report/text.hpp"
@@ -35,6 +37,8 @@ constexpr FormatRow kFormats[] = {
     {"github", &make_github_reporter},
     {"summary", &make_summary_reporter},
     {"markdown", &make_summary_reporter},  // the same review report, meant for a file next to the RFC
+    {"rdjson", &make_rdjson_reporter},
+    {"codeclimate", &make_codeclimate_reporter},
 };
 
 }  // namespace

@@ -74,9 +74,9 @@ struct ReportOptions {
   std::size_t summary_max_bytes = 1024 * 1024;  ///< verdict card cap (GITHUB_STEP_SUMMARY: 1 MiB)
 };
 
-/// Returns a new reporter for `format` ("text", "json", "sarif", "github", "summary") writing to
-/// `out`. Throws std::invalid_argument("unknown format 'x' (valid: text, json, sarif, github,
-/// summary)") for any other name.
+/// Returns a new reporter for `format` ("text", "json", "sarif", "github", "summary", "markdown", "rdjson",
+/// "codeclimate") writing to `out`. Throws std::invalid_argument("unknown format 'x' (valid:
+/// text, json, sarif, github, summary, markdown, rdjson, codeclimate)") for any other name.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out,
                                         const ReportOptions& options);
 

@@ -12,7 +12,8 @@ TEST_CASE("golden output per format") {
     const char* golden;
   };
   const Row rows[] = {{"text", "findings.txt"},   {"json", "findings.json"},     {"sarif", "findings.sarif"},
-                      {"github", "findings.github"}, {"summary", "findings.md"}};
+                      {"github", "findings.github"}, {"summary", "findings.md"},
+                      {"rdjson", "findings.rdjson"}, {"codeclimate", "findings.codeclimate.json"}};
   ReportOptions opt;
   opt.source = head_source();
   opt.summary_title = "ATOM";
