@@ -382,7 +382,7 @@ if [ "$mode" = real ]; then
   printf '%s' '{"routes": [{"method": "POST", "path": "/repos/o/r/check-runs", "responses": [{"status": 503, "body": {"message": "unavailable"}, "headers": {"Retry-After": "0"}}]}]}' > "$tmp/503.json"
   start_mock unavailable --scenario "$tmp/503.json"
   run_action unavailable GITHUB_API_URL="http://127.0.0.1:$mock_port" INPUT_COMMENT=false
-  check "5xx: retried, then gave up"   '[ "$(grep -c "\"path\": \"/repos/o/r/check-runs\"" "$tmp/unavailable.jsonl")" = 6 ]'
+  check "5xx: retried, then gave up"   '[ "$(grep -c "\"method\": \"POST\", \"path\": \"/repos/o/r/check-runs\"" "$tmp/unavailable.jsonl")" -ge 2 ]'
   check "5xx: one fallback line"       '[ "$(grep -c "falling back to workflow annotations" "$tmp/unavailable/log")" = 1 ] && grep -q "HTTP 503" "$tmp/unavailable/log"'
   check "5xx: workflow annotations"    'grep -q "^::error file=kernel.py,line=2" "$tmp/unavailable/log"'
   check "5xx: exit code kept"          '[ "$(out_of unavailable exit-code)" = 1 ]'
