@@ -72,6 +72,11 @@ struct Finding {
   /// The inline ignore comment that suppresses it is on an added line: the change under review
   /// suppresses its own finding (shown as "suppressed by this change" in the card and SARIF).
   bool suppressed_by_change = false;
+
+  /// Differential review (runner/pipeline/review.hpp): the same rule reports the same
+  /// fingerprint on the base version of the file, so the pull request did not introduce it.
+  /// SARIF baselineState "unchanged"; never sets the verdict or the exit code.
+  bool pre_existing = false;
 };
 
 }  // namespace review::dsl

@@ -222,6 +222,10 @@ int run(int argc, char** argv) {
   app.add_option("--category", o.category, "SARIF automationDetails.id (default review-action/<ruleset>/)")->group(g_out);
   app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE")->group(g_out);
   app.add_option("--write-baseline", o.write_baseline, "Write the fingerprints of this run's findings to FILE")->group(g_out);
+  bool no_differential = false;
+  app.add_flag("--no-differential", no_differential,
+               "Judge findings the base already has like new ones (default: a finding off the added lines that the "
+               "same rule also reports on the base is pre-existing and does not set the verdict)")->group(g_out);
   app.add_option("--rule", o.only_rules, "Report only this rule id (repeatable)")->group(g_out);
   auto* g_gh = "GitHub";
   app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write)")->group(g_gh);
@@ -364,6 +368,7 @@ int run(int argc, char** argv) {
       o.outputs.insert(o.outputs.begin(), OutputSpec{"text", ""});
     o.fail_on = parse_fail_on(fail_on);
     out.flush();
+    o.differential = !no_differential;
     return run_review(o, environment_from_process(), std::cout, err, ::isatty(1) != 0);
   } catch (const std::exception& e) {
     err << "runner: internal error: " << e.what() << "\n";

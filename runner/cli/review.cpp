@@ -27,6 +27,7 @@
 #include "runner/report/filter.hpp"
 #include "runner/report/reporter.hpp"
 #include "runner/report/suppress.hpp"
+#include "runner/pipeline/differential.hpp"
 
 namespace review::cli {
 namespace fs = std::filesystem;
@@ -355,11 +356,23 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       }
     }
   }
+  // Differential review: findings the base already has are pre-existing (runner/pipeline/differential.hpp).
+  if (opts.differential && !opts.inputs.all) {
+    pipeline::DifferentialOptions dopts;
+    dopts.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
+    dopts.jobs = opts.jobs;
+    dopts.max_file_bytes = opts.inputs.max_file_bytes;
+    auto stats = pipeline::mark_pre_existing(change, programs, dopts, findings);
+    run.differential = stats.ran;
+    if (size_t n = stats.pre_existing)
+      err << "note: " << n << " finding" << (n == 1 ? " is" : "s are")
+          << " also on the base (pre-existing): reported as unchanged, not part of the verdict\n";
+  }
   findings = report::sort_and_dedup(std::move(findings));
 
   int exit_code = 0;
   for (const auto& f : findings)
-    if (!f.suppressed && at_or_above(f.severity, opts.fail_on)) exit_code = 1;
+    if (!f.suppressed && !f.pre_existing && at_or_above(f.severity, opts.fail_on)) exit_code = 1;
   run.exit_code = exit_code;
 
   if (!opts.write_baseline.empty()) {

@@ -54,10 +54,13 @@ struct ReviewOptions {
   /// is not a changed file at all (an unchanged file that a change of this shard reaches; two
   /// shards whose changes reach the same place both report it).
   std::optional<change::Shard> shard;
+  /// Differential review (runner/pipeline/differential.hpp): findings the base already has are
+  /// pre-existing and never set the verdict or the exit code. --no-differential turns it off.
+  bool differential = true;
 };
 
-/// Runs a review and returns the exit code: 0 nothing at or above fail_on, 1 findings at or
-/// above it, 2 usage or ruleset error, 3 input error. Messages go to `err`; stdout outputs to
+/// Runs a review and returns the exit code: 0 nothing new at or above fail_on (pre-existing
+/// findings do not count), 1 new findings at or above it, 2 usage or ruleset error, 3 input error. Messages go to `err`; stdout outputs to
 /// `out`. `env` supplies GitHub Actions variables and the token. `stdout_is_tty` decides colour
 /// in "auto" mode. Never throws.
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,

@@ -32,7 +32,7 @@ std::string_view utf8_prefix(std::string_view s, size_t limit) {
 std::string output_title(const std::vector<Finding>& findings) {
   size_t n[3] = {0, 0, 0};
   for (const auto& f : findings)
-    if (!f.suppressed) ++n[static_cast<int>(f.severity)];
+    if (!f.suppressed && !f.pre_existing) ++n[static_cast<int>(f.severity)];
   size_t total = n[0] + n[1] + n[2];
   if (total == 0) return "No findings";
   std::string t = std::to_string(total) + (total == 1 ? " finding" : " findings") + " (";
@@ -51,7 +51,7 @@ std::string output_title(const std::vector<Finding>& findings) {
 std::string check_run_conclusion(const std::vector<Finding>& findings, std::optional<Severity> fail_on) {
   bool any = false;
   for (const auto& f : findings) {
-    if (f.suppressed) continue;
+    if (f.suppressed || f.pre_existing) continue;
     any = true;
     if (fail_on && static_cast<int>(f.severity) >= static_cast<int>(*fail_on)) return "failure";
   }
@@ -72,7 +72,7 @@ std::string cut_output(std::string_view text, size_t limit) {
 std::vector<nlohmann::json> check_run_annotations(const std::vector<Finding>& findings) {
   std::vector<nlohmann::json> out;
   for (const auto& f : findings) {
-    if (f.suppressed || f.file.empty()) continue;
+    if (f.suppressed || f.pre_existing || f.file.empty()) continue;
     int start = std::max(1, f.line);
     int end = std::max(start, f.end_line == 0 ? start : f.end_line);
     std::string message = f.problem;

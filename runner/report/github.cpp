@@ -21,7 +21,7 @@ class GithubReporter final : public Reporter {
  public:
   explicit GithubReporter(std::ostream& out) : out_(out) {}
   void add(const Finding& f) override {
-    if (!f.suppressed) findings_.push_back(f);
+    if (!f.suppressed && !f.pre_existing) findings_.push_back(f);
   }
 
   void finish(const RunInfo&) override {

@@ -70,6 +70,7 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
               {"fingerprint", prints[i]},
               {"suppressed", f.suppressed}};
     if (f.suppressed) j["suppression"] = {{"kind", f.suppression_kind}, {"reason", f.suppression_reason}};
+    if (f.pre_existing) j["pre_existing"] = true;
     if (f.suppressed && f.suppressed_by_change) j["suppression"]["by_change"] = true;
     fs.push_back(std::move(j));
   }

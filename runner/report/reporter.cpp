@@ -104,7 +104,7 @@ void FanOut::finish(const RunInfo& run) {
 Verdict verdict_of(const std::vector<Finding>& findings) {
   Verdict v = Verdict::Lgtm;
   for (const Finding& f : findings) {
-    if (f.suppressed) continue;
+    if (f.suppressed || f.pre_existing) continue;
     if (f.severity == Severity::Block) return Verdict::Block;
     if (f.severity == Severity::Warn) v = Verdict::NeedsWork;
   }
@@ -133,6 +133,7 @@ Counts count_findings(const std::vector<Finding>& findings) {
   Counts c;
   for (const Finding& f : findings) {
     if (f.suppressed) ++c.suppressed;
+    else if (f.pre_existing) ++c.pre_existing;
     else if (f.severity == Severity::Block) ++c.block;
     else if (f.severity == Severity::Warn) ++c.warn;
     else ++c.note;

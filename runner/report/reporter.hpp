@@ -45,6 +45,9 @@ struct RunInfo {
   int exit_code = 0;                           ///< the exit code the runner will return (0-3)
   int cut_by_limits = 0;                       ///< findings dropped before reporting by run limits
   std::string filter;                          ///< "added", "context", "file" or "all"
+  /// The run compared findings with the base (differential review): SARIF results carry
+  /// baselineState "new" or "unchanged" (Finding::pre_existing).
+  bool differential = false;
 };
 
 /// One output format. Implementations are `final` and live one per file in runner/report/.
@@ -116,7 +119,8 @@ class FanOut final : public Reporter {
 enum class Verdict { Lgtm, NeedsWork, Block };
 
 /// Returns Block when an unsuppressed `block` finding exists, NeedsWork when an unsuppressed
-/// `warn` finding exists, Lgtm otherwise. Suppressed findings and notes never change it.
+/// `warn` finding exists, Lgtm otherwise. Suppressed and pre-existing findings and notes never
+/// change it.
 /// (G-RED lowering happens in the evaluator, before findings reach reporters.)
 Verdict verdict_of(const std::vector<review::dsl::Finding>& findings);
 
@@ -125,9 +129,10 @@ std::string_view verdict_name(Verdict v);
 /// "LGTM", "NEEDS WORK", "BLOCK" (text, card).
 std::string_view verdict_label(Verdict v);
 
-/// Counts of unsuppressed findings per severity, and of suppressed ones.
+/// Counts of the findings that count (not suppressed, not pre-existing) per severity, of
+/// suppressed ones, and of unsuppressed pre-existing ones.
 struct Counts {
-  int block = 0, warn = 0, note = 0, suppressed = 0;
+  int block = 0, warn = 0, note = 0, suppressed = 0, pre_existing = 0;
 };
 Counts count_findings(const std::vector<review::dsl::Finding>& findings);
 

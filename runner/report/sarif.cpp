@@ -197,6 +197,7 @@ json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const S
                                             {"region", region}}}}})},
               {"partialFingerprints", {{"primaryLocationLineHash", prints[i]}}},
               {"properties", props}};
+    if (run.differential) r["baselineState"] = f.pre_existing ? "unchanged" : "new";
     if (f.suppressed) {
       json s = {{"kind", f.suppression_kind == "external" ? "external" : "inSource"}, {"status", "accepted"}};
       if (!f.suppression_reason.empty()) s["justification"] = f.suppression_reason;

@@ -58,7 +58,7 @@ class SummaryReporter final : public Reporter {
     std::string tail = footer(run);
     std::vector<Finding> shown;
     for (const auto& f : findings_)
-      if (!f.suppressed) shown.push_back(f);
+      if (!f.suppressed && !f.pre_existing) shown.push_back(f);
     std::stable_sort(shown.begin(), shown.end(), severity_less);
 
     // The sections in the order of the review report: blocking concerns, then the other concerns
@@ -130,8 +130,22 @@ class SummaryReporter final : public Reporter {
       if (!blocking.empty()) passes = "- **blocking concerns**: confirm each on the code before anything else\n" + passes;
       if (!passes.empty()) add("\n### Recommended deeper passes\n\n" + passes);
     }
+    // Pre-existing findings (also on the base) in a collapsed section, after the new ones.
+    std::vector<Finding> before;
+    for (const auto& f : findings_)
+      if (!f.suppressed && f.pre_existing) before.push_back(f);
+    std::stable_sort(before.begin(), before.end(), severity_less);
+    std::string old;
+    for (const auto& f : before) {
+      std::string b = bullet(f, run);
+      if (left == 0 && bullets.size() + old.size() + b.size() + 200 <= budget) old += b;
+      else ++left;
+    }
     std::string card = head;
     if (!bullets.empty()) card += "\n" + bullets;
+    if (!old.empty())
+      card += "\n<details><summary>" + plural(before.size(), "pre-existing finding", "pre-existing findings") +
+              " (also on the base; not part of the verdict)</summary>\n\n" + old + "\n</details>\n";
     if (left > 0)
       card += "\n_" + plural(left, "more finding is", "more findings are") + " not shown here (size limit)._\n";
     card += tail;
@@ -192,7 +206,7 @@ class SummaryReporter final : public Reporter {
   std::string justification() const {
     std::size_t block = 0, warn = 0, note = 0, strong = 0;
     for (const auto& f : findings_) {
-      if (f.suppressed) continue;
+      if (f.suppressed || f.pre_existing) continue;
       if (is_strength(f)) ++strong;
       else if (f.severity == Severity::Block) ++block;
       else if (f.severity == Severity::Warn) ++warn;
@@ -244,7 +258,7 @@ class SummaryReporter final : public Reporter {
     // Rule ids for suppression, one row per rule that produced an unsuppressed finding.
     std::map<std::string, std::pair<std::string, int>> ids;
     for (const auto& f : findings_)
-      if (!f.suppressed) {
+      if (!f.suppressed && !f.pre_existing) {
         auto& e = ids[f.rule_id];
         e.first = f.rule_title;
         ++e.second;

@@ -25,6 +25,10 @@ class TextReporter final : public Reporter {
       ++counts_.suppressed;
       return;
     }
+    if (f.pre_existing) {  // also on the base: counted, not shown (the card lists them)
+      ++counts_.pre_existing;
+      return;
+    }
     if (f.severity == Severity::Block) ++counts_.block;
     else if (f.severity == Severity::Warn) ++counts_.warn;
     else ++counts_.note;
@@ -47,6 +51,7 @@ class TextReporter final : public Reporter {
     std::string line = std::to_string(counts_.block) + " block, " + std::to_string(counts_.warn) +
                        " warn, " + std::to_string(counts_.note) + " note";
     if (counts_.suppressed) line += ", " + std::to_string(counts_.suppressed) + " suppressed";
+    if (counts_.pre_existing) line += ", " + std::to_string(counts_.pre_existing) + " pre-existing";
     if (counts_.block || counts_.warn || counts_.note) out_ << '\n';
     for (const auto& n : run.notes) out_ << paint("1;36", "note") << ": " << terminal_safe(n) << '\n';
     out_ << line << " \xE2\x80\x94 "
