@@ -66,7 +66,10 @@ DifferentialStats mark_pre_existing(const std::shared_ptr<const change::Change>&
   stats.candidates = candidates.size();
   if (candidates.empty()) return stats;
 
-  // 2. The base change: the candidates' files at base, every line added.
+  // 2. The base change: the candidates' files at base, where the lines the change's hunks cover
+  //    on the base side (removed and context lines) are the added ones: "had this region of the
+  //    base been the change, would the rule have reported it?" (Marking every base line added
+  //    would make rules that join over added lines scan whole files.)
   auto base = std::make_shared<change::Change>();
   base->pr = change->pr;
   base->content = std::make_shared<BaseAsHead>(change->content);
@@ -77,16 +80,19 @@ DifferentialStats mark_pre_existing(const std::shared_ptr<const change::Change>&
     change::ChangedFile b;
     b.path = path;
     b.status = change::FileStatus::Added;
+    for (const auto& hk : cf->hunks)
+      for (const auto& l : hk.lines)
+        if (l.old_line > 0) b.added_lines.insert(l.old_line);
     change::Hunk h;
     h.old_start = 0;
     h.new_start = 1;
     auto lines = lang::split_lines(*text);
     h.new_count = static_cast<int>(lines.size());
     for (std::size_t n = 1; n <= lines.size(); ++n) {
-      h.lines.push_back({change::LineKind::Added, 0, static_cast<int>(n), lines[n - 1]});
-      b.added_lines.insert(static_cast<int>(n));
+      bool added = b.added_lines.count(static_cast<int>(n)) > 0;
+      h.lines.push_back({added ? change::LineKind::Added : change::LineKind::Context, 0, static_cast<int>(n), lines[n - 1]});
     }
-    b.added_count = h.new_count;
+    b.added_count = static_cast<int>(b.added_lines.size());
     b.hunks.push_back(std::move(h));
     base->files.push_back(std::move(b));
     base_texts.emplace(path, std::move(*text));

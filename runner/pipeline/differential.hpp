@@ -2,8 +2,9 @@
 //
 // A located finding whose line is not an added line, in a changed file that has a base version,
 // is a candidate. The rules with a candidate (and only those) are evaluated again over the base
-// versions of the candidates' files, read as if every base line were new (what those rules would
-// report had the base been written in one pull request). A candidate is pre-existing when the
+// versions of the candidates' files, read as a change whose added lines are the base lines the
+// change's hunks cover (what those rules would report had the same region of the base been the
+// change). A candidate is pre-existing when the
 // same rule reports the same fingerprint there (report::line_hash: rule id, path, line text with
 // whitespace removed; each base finding matches one candidate). Pre-existing findings get SARIF
 // baselineState "unchanged" and never set the verdict or the exit code (Semgrep's
