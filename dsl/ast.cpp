@@ -14,7 +14,9 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
-std::string dump_domain(const Domain& d) {
+}  // namespace
+
+std::string dump(const Domain& d) {
   if (d.findings) return "findings(" + quote(d.source) + ")";
   if (d.list && !d.bare) return dump(*d.list);
   std::string s = d.source;
@@ -32,8 +34,6 @@ std::string dump_domain(const Domain& d) {
   }
   return s;
 }
-
-}  // namespace
 
 std::string dump(const Expr& e) {
   switch (e.kind) {
@@ -64,7 +64,7 @@ std::string dump(const Expr& e) {
     case Expr::Kind::Exists: {
       std::string s = e.kind == Expr::Kind::Count ? "(count " : "(exists ";
       if (!e.domain) return s + dump(*e.kids[0]) + ")";
-      s += e.binder + " " + dump_domain(*e.domain);
+      s += e.binder + " " + dump(*e.domain);
       if (!e.kids.empty()) s += " " + dump(*e.kids[0]);
       return s + ")";
     }
@@ -87,7 +87,7 @@ std::string dump(const Rule& r) {
   }
   if (r.when) s += " when=" + dump(*r.when);
   for (const auto& f : r.fors) {
-    s += " for=" + f.var + ":" + dump_domain(f.domain);
+    s += " for=" + f.var + ":" + dump(f.domain);
     if (f.where) s += " where=" + dump(*f.where);
   }
   for (const auto& w : r.wheres) s += " where=" + dump(*w);

@@ -164,6 +164,8 @@ struct File {
 /// Returns a compact one-line dump of `e`, e.g. `(and (== l.kind "added") (~ l.text /x/))`.
 /// Recursion is bounded by the parser's nesting limit.
 std::string dump(const Expr& e);
+/// Returns a domain as written: `lines(changed)`, `findings("t")`, `f.params`.
+std::string dump(const Domain& d);
 /// Returns a compact one-line dump of a rule: `(rule ID sev=... for=... where=... unless=...)`.
 std::string dump(const Rule& r);
 

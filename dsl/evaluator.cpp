@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "dsl/plan.hpp"
 
@@ -69,6 +71,7 @@ class Evaluator {
       env_.clear();
       std::vector<Finding> found;
       found_ = &found;
+      seen_.clear();
       deadline_ = Clock::now() + opts_.rule_budget;
       try {
         run_rule(r);
@@ -108,7 +111,16 @@ class Evaluator {
   Clock::time_point deadline_;
   const PlannedRule* rule_ = nullptr;
   std::vector<Finding>* found_ = nullptr;
+  std::unordered_set<std::string> seen_;   ///< file, line, problem of the rule's findings so far
   std::vector<Binding> env_;
+  /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
+  /// the positions every lookup must also try (`in` over a string field).
+  struct Index {
+    std::unordered_map<std::string, std::vector<uint32_t>> buckets;
+    std::vector<uint32_t> always;
+  };
+  std::unordered_map<std::string, Index> indexes_;
+  RulePlan naive_;
   std::map<std::string, bool> kinds_;
   std::map<std::string, Value::List> by_tag_;
   std::map<std::string, const std::vector<FactPtr>*> cache_;
@@ -145,9 +157,14 @@ class Evaluator {
     return nullptr;
   }
 
-  const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) {
+  static std::string query_key(const std::string& source, const Scope& scope) {
     std::string key = source + '\0' + std::to_string(static_cast<int>(scope.kind));
     for (const auto& p : scope.patterns) key += '\0' + p;
+    return key;
+  }
+
+  const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) {
+    std::string key = query_key(source, scope);
     auto it = cache_.find(key);
     if (it != cache_.end()) return *it->second;
     // Building facts (parsing files, running analyses) is shared by every rule that reads them
@@ -208,23 +225,131 @@ class Evaluator {
     return true;
   }
 
-  Value::List domain(const ast::Domain& d) {
+  /// The index key of a value under `==`: values of different types never compare equal, and
+  /// lists and facts are not indexed (nullopt).
+  static std::optional<std::string> key_of(const Value& v) {
+    if (v.is_null()) return std::string("n");
+    if (v.is_bool()) return std::string(v.as_bool() ? "b1" : "b0");
+    if (v.is_int()) return "i" + std::to_string(v.as_int());
+    if (v.is_string()) return "s" + v.as_string();
+    return std::nullopt;
+  }
+
+  /// `fact.path[0].path[1]...` as resolve() reads it: null when a link of the chain is not a fact.
+  static Value field_path(const FactPtr& fact, const std::vector<std::string>& path) {
+    Value v(fact);
+    for (const auto& f : path) {
+      const FactPtr& x = v.as_fact();
+      if (!x) return {};
+      v = x->get(f);
+    }
+    return v;
+  }
+
+  static std::string tail(const std::string& s) {
+    size_t dot = s.rfind('.');
+    return dot == std::string::npos ? s : s.substr(dot + 1);
+  }
+
+  const Index& index(const std::string& qkey, const std::vector<FactPtr>& facts, const Probe& p) {
+    std::string key = qkey + '\1' + std::to_string(static_cast<int>(p.kind));
+    for (const auto& f : p.path) key += '\1' + f;
+    auto it = indexes_.find(key);
+    if (it != indexes_.end()) return it->second;
+    // Built once per evaluate() for every rule that asks; like the query, not charged to the
+    // rule that happens to ask first.
+    auto started = Clock::now();
+    Index& idx = indexes_[key];
+    for (uint32_t i = 0; i < facts.size(); ++i) {
+      Value v = field_path(facts[i], p.path);
+      auto add = [&](const std::string& k) {
+        auto& b = idx.buckets[k];
+        if (b.empty() || b.back() != i) b.push_back(i);
+      };
+      switch (p.kind) {
+        case Probe::Kind::Equal:
+          if (auto k = key_of(v)) add(*k);
+          break;
+        case Probe::Kind::Member:
+          if (v.is_string()) idx.always.push_back(i);
+          for (const auto& x : v.as_list())
+            if (auto k = key_of(x)) add(*k);
+          break;
+        case Probe::Kind::DottedTail:
+          if (v.is_string()) add(tail(v.as_string()));
+          for (const auto& x : v.as_list())
+            if (x.is_string()) add(tail(x.as_string()));
+          break;
+      }
+    }
+    deadline_ += Clock::now() - started;
+    return idx;
+  }
+
+  /// The key a probe looks up for the current bindings; nullopt = scan every fact instead.
+  std::optional<std::string> probe_key(const Probe& p) {
+    if (p.kind == Probe::Kind::DottedTail) {
+      const RegexHole& h = p.regex->holes[0];
+      Value v = resolve(h.name, h.path);
+      if (v.is_null() && !h.path.empty()) return std::nullopt;
+      std::string text = v.to_text();
+      if (text.find('.') != std::string::npos) return std::nullopt;
+      return text;
+    }
+    Value v = eval(*p.key);
+    if (p.kind == Probe::Kind::Member && v.is_null()) return std::nullopt;
+    return key_of(v);
+  }
+
+  /// Calls `body(value)` for every element of domain `d`, in order (only the candidates of
+  /// `probe`'s index lookup when it is given); stops when `body` returns false.
+  template <class Body>
+  void scan(const ast::Domain& d, const Probe* probe, Body&& body) {
+    auto each = [&](const Value::List& l) {
+      for (const auto& v : l)
+        if (!body(v)) return;
+    };
     if (list_domain(d)) {
       Value v = eval(*d.list);
-      return v.is_list() ? v.as_list() : Value::List{};
+      if (v.is_list()) each(v.as_list());
+      return;
     }
     if (d.findings) {
       auto it = by_tag_.find(d.source);
-      return it == by_tag_.end() ? Value::List{} : it->second;
+      if (it != by_tag_.end()) each(it->second);
+      return;
     }
-    Value::List out;
     if (d.source == "pr") {
       Value v = pr();
-      if (!v.is_null()) out.push_back(v);
-      return out;
+      if (!v.is_null()) body(v);
+      return;
     }
-    for (const auto& f : query(d.source, scope_of(d.scope))) out.emplace_back(f);
-    return out;
+    Scope scope = scope_of(d.scope);
+    const auto& facts = query(d.source, scope);
+    std::optional<std::string> key;
+    if (probe && opts_.use_plan) key = probe_key(*probe);
+    if (!key) {
+      for (const auto& f : facts)
+        if (!body(Value(f))) return;
+      return;
+    }
+    const Index& idx = index(query_key(d.source, scope), facts, *probe);
+    static const std::vector<uint32_t> none;
+    auto bi = idx.buckets.find(*key);
+    const auto& a = bi == idx.buckets.end() ? none : bi->second;
+    const auto& b = idx.always;
+    // both lists are ascending: merge them to keep fact order
+    size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      uint32_t at;
+      if (j == b.size() || (i < a.size() && a[i] < b[j])) {
+        at = a[i++];
+      } else {
+        if (i < a.size() && a[i] == b[j]) ++i;
+        at = b[j++];
+      }
+      if (!body(Value(facts[at]))) return;
+    }
   }
 
   /// The value of `name.path[0].path[1]...`: a binding, else a let, else `pr`; null when a link
@@ -460,18 +585,23 @@ class Evaluator {
           return Value(static_cast<int64_t>(v.is_list() ? v.as_list().size() : 0));
         }
         int64_t n = 0;
+        bool found = false;
         size_t mark = env_.size();
-        for (const auto& f : domain(*e.domain)) {
+        auto pi = p_.probes.find(&e);
+        scan(*e.domain, pi == p_.probes.end() ? nullptr : &pi->second, [&](const Value& f) {
           tick();
           env_.push_back({e.binder, f, false});
           bool ok = e.kids.empty() || eval(*e.kids[0]).truthy();
           env_.resize(mark);
-          if (ok) {
-            if (!count) return Value(true);
-            ++n;
+          if (!ok) return true;
+          if (!count) {
+            found = true;
+            return false;
           }
-        }
-        return count ? Value(n) : Value(false);
+          ++n;
+          return true;
+        });
+        return count ? Value(n) : Value(found);
       }
       case Expr::Kind::Findings: {
         auto it = by_tag_.find(e.text);
@@ -486,17 +616,28 @@ class Evaluator {
     return {};
   }
 
-  void run_rule(const ast::Rule& r) {
-    if (r.when && !eval(*r.when).truthy()) return;
-    join(r, 0, nullptr);
+  /// Whether every filter holds (a negated one must not).
+  bool pass(const std::vector<Filter>& fs) {
+    for (const auto& f : fs)
+      if (eval(*f.expr).truthy() == f.negate) return false;
+    return true;
   }
 
-  void join(const ast::Rule& r, size_t i, FactPtr first) {
+  void run_rule(const ast::Rule& r) {
+    if (r.when && !eval(*r.when).truthy()) return;
+    const RulePlan* plan = &naive_;
+    if (opts_.use_plan) {
+      auto it = p_.plans.find(&r);
+      if (it != p_.plans.end()) plan = &it->second;
+    }
+    if (plan == &naive_) naive_ = naive_plan(r);
+    if (!pass(plan->before)) return;
+    join(r, *plan, 0, nullptr);
+  }
+
+  void join(const ast::Rule& r, const RulePlan& plan, size_t i, FactPtr first) {
     if (i == r.fors.size()) {
-      for (const auto& w : r.wheres)
-        if (!eval(*w).truthy()) return;
-      for (const auto& u : r.unlesses)
-        if (eval(*u).truthy()) return;
+      if (!pass(plan.after)) return;
       if (r.at) {
         Value v = eval(*r.at);
         if (v.is_fact()) first = v.as_fact();
@@ -505,13 +646,15 @@ class Evaluator {
       return;
     }
     const auto& f = r.fors[i];
+    const ForPlan& fp = plan.fors[i];
     size_t mark = env_.size();
-    for (const auto& v : domain(f.domain)) {
+    scan(f.domain, fp.probe ? &*fp.probe : nullptr, [&](const Value& v) {
       tick();
       env_.push_back({f.var, v, false});
-      if (!f.where || eval(*f.where).truthy()) join(r, i + 1, i == 0 ? v.as_fact() : first);
+      if (pass(fp.filters)) join(r, plan, i + 1, i == 0 ? v.as_fact() : first);
       env_.resize(mark);
-    }
+      return true;
+    });
   }
 
   std::string render(const ast::Template& t, std::map<std::string, std::string>* witness) {
@@ -581,8 +724,8 @@ class Evaluator {
         if (glob_match(t.glob, f.file) && (best == 0 || t.tier < best)) best = t.tier;
       if (best > 0) f.tier = std::to_string(best);
     }
-    for (const auto& g : *found_)
-      if (g.file == f.file && g.line == f.line && g.problem == f.problem) return;
+    std::string key = f.file + '\0' + std::to_string(f.line) + '\0' + f.problem;
+    if (!seen_.insert(std::move(key)).second) return;
     found_->push_back(std::move(f));
   }
 };

@@ -1,10 +1,24 @@
 // The planned form of a ruleset: ASTs of every loaded file kept alive, compiled regexes keyed by
-// their literal, lets as values, rules in evaluation order. Built by dsl/ruleset.cpp from the
-// checker's output; read only by the evaluator.
+// their literal, lets as values, rules in evaluation order, and one execution plan per rule.
+// Built by dsl/ruleset.cpp from the checker's output (plans by dsl/planner.cpp); read by the
+// evaluator and by `runner explain --plan`.
+//
+// A rule is a conjunctive query: its `for`s are a join, `where` a selection, `unless exists` an
+// anti-join. The plan keeps the rule's meaning and only changes the work:
+//  - selection push-down: a condition without captures and without a binder (exists/count) is
+//    evaluated right after the last `for` whose variable it reads (before the first `for` when it
+//    reads none), instead of where it was written;
+//  - index joins: a binder (`for`, `exists`, `count`) over a fact source whose `where` has a
+//    conjunct `v.f == X`, `X in v.f` or `v.f ~ /(^|\.){X}$/` (X not reading v nor a capture of
+//    that `where`) looks the candidates up in a hash index of the source's facts by that field,
+//    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
+//    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
+//    their order and their de-duplication are those of the nested loops.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +29,42 @@
 #include "dsl/regex.hpp"
 
 namespace review::dsl {
+
+/// An index lookup that replaces the scan of a binder's source.
+struct Probe {
+  enum class Kind {
+    Equal,       ///< `v.f == X`: facts whose field equals X (same type, same value)
+    Member,      ///< `X in v.f`: facts whose list field holds X (string fields: always candidates)
+    DottedTail,  ///< `v.f ~ /(^|\.){X}$/`: facts whose field, after its last '.', is X
+  };
+  Kind kind = Kind::Equal;
+  std::vector<std::string> path;           ///< field path read on the binder's fact: {"file"}
+  const ast::Expr* key = nullptr;          ///< Equal/Member: X; DottedTail: the regex node
+  const CompiledRegex* regex = nullptr;    ///< DottedTail only
+  const ast::Expr* conjunct = nullptr;     ///< the condition it serves (for explain)
+};
+
+/// A condition and where the evaluator checks it; `negate` for a moved `unless`.
+struct Filter {
+  const ast::Expr* expr = nullptr;
+  bool negate = false;
+  bool moved = false;   ///< pushed down from a later clause (for explain)
+};
+
+/// What the evaluator does at each `for`: look up or scan, then check `filters` in order.
+struct ForPlan {
+  std::optional<Probe> probe;
+  std::vector<Filter> filters;
+};
+
+/// The execution plan of one rule. `before` runs after `when`, before the first `for`; `fors[i]`
+/// after binding the i-th `for` variable; `after` once every `for` is bound (the remaining
+/// `where`s, then the remaining `unless`es, as written).
+struct RulePlan {
+  std::vector<Filter> before;
+  std::vector<ForPlan> fors;
+  std::vector<Filter> after;
+};
 
 struct PlannedRule {
   const ast::Rule* rule = nullptr;
@@ -30,6 +80,8 @@ struct ProgramImpl {
   std::map<std::string, const ast::Let*> lets;    ///< first declaration wins
   std::vector<const ast::KindDecl*> kinds;
   std::vector<PlannedRule> rules;                 ///< evaluation order
+  std::map<const ast::Rule*, RulePlan> plans;     ///< every rule's plan (plan_program)
+  std::map<const ast::Expr*, Probe> probes;       ///< exists/count binders that look up an index
   std::vector<RuleMeta> metas;                    ///< same order
   CheckedRegexes regexes;
   std::vector<SourceSchema> schema;
@@ -39,6 +91,18 @@ struct ProgramImpl {
 /// "t"; declaration order otherwise. Returns false and fills `diag_message`/`at` on a cycle.
 bool order_rules(std::vector<PlannedRule>& rules, const std::map<const ast::Rule*, std::vector<std::pair<std::string, ast::Span>>>& reads,
                  std::string& diag_message, const ast::Rule*& at_rule, ast::Span& at);
+
+/// Fills `p.plans` and `p.probes` from the rules, kinds and regexes of `p` (after checking).
+void plan_program(ProgramImpl& p);
+
+/// Returns the plan of `r` as written, with nothing moved and no index: the nested-loop
+/// reference the planned evaluation must equal (EvalOptions::use_plan = false).
+RulePlan naive_plan(const ast::Rule& r);
+
+/// Returns a readable plan of rule `r` (one clause per line, as `runner explain --plan` prints
+/// it): each `for` with `scan` or `index SOURCE(SCOPE) by .FIELD = X`, the conditions checked
+/// there (`(moved)` when pushed down), and each exists/count with its lookup.
+std::string describe_plan(const ProgramImpl& p, const PlannedRule& r);
 
 /// Returns the value of a `let` (String, Int, List; regexes as their pattern string).
 Value let_value(const ast::Expr& e);

@@ -25,6 +25,12 @@ std::vector<KindHit> Program::kinds() const {
   return out;
 }
 
+std::string Program::plan(std::string_view id) const {
+  for (const auto& r : impl_->rules)
+    if (r.rule->id == id) return describe_plan(*impl_, r);
+  return "";
+}
+
 LoadResult load_ruleset(const std::string& file_name, const std::string& text,
                         const std::vector<SourceSchema>& schema, const Resolver& resolver,
                         const LoadOptions& opts) {
@@ -135,7 +141,9 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
 
   bool failed = false;
   for (const auto& d : result.diagnostics) failed = failed || d.level == Diagnostic::Level::Error;
-  if (!failed) result.program = std::make_shared<const Program>(std::move(impl));
+  if (failed) return result;
+  plan_program(*impl);
+  result.program = std::make_shared<const Program>(std::move(impl));
   return result;
 }
 

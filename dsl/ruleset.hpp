@@ -67,6 +67,10 @@ class Program {
   int version() const;
   /// Every `kind` declared, in declaration order.
   std::vector<KindHit> kinds() const;
+  /// Returns the execution plan of rule `id` as text (dsl/plan.hpp: which `for` scans and which
+  /// looks up an index, which conditions moved earlier), one clause per line; "" when the
+  /// program has no rule `id`.
+  std::string plan(std::string_view id) const;
 
   const ProgramImpl& impl() const { return *impl_; }
 
@@ -96,6 +100,9 @@ struct EvalOptions {
   /// When non-empty, only these rule ids report findings (rules whose findings they read still
   /// run, silently).
   std::vector<std::string> only_rules;
+  /// Test-only: false evaluates every rule as written (nested loops over whole fact lists, no
+  /// index, no condition moved), the reference that planned evaluation must equal.
+  bool use_plan = true;
 };
 
 struct EvalResult {

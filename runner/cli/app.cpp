@@ -36,6 +36,7 @@ const char* kMainFooter = R"(Examples:
   runner check --strict my.rules                 load-time checks of a ruleset
   runner test my.rules                           run the rules' examples
   runner explain D1b                             what a rule checks and why
+  runner explain T-TIER --plan                   how the runner evaluates it (scans, index lookups)
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
 3 input error (git, diff, event, file).)";
@@ -88,7 +89,8 @@ void print_rule(const dsl::RuleMeta& r, std::ostream& out) {
   }
 }
 
-int cmd_explain(const std::string& id, std::vector<std::string> rulesets, std::ostream& out, std::ostream& err) {
+int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool plan, std::ostream& out,
+                std::ostream& err) {
   if (rulesets.empty()) rulesets = shipped_ruleset_names();
   std::vector<std::string> known;
   for (const auto& rs : rulesets) {
@@ -99,7 +101,8 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, std::o
     }
     for (const auto& rule : r.program->rules()) {
       if (rule.id == id) {
-        print_rule(rule, out);
+        if (plan) out << r.program->plan(id);
+        else print_rule(rule, out);
         return 0;
       }
       known.push_back(rule.id);
@@ -261,7 +264,11 @@ int run(int argc, char** argv) {
   std::vector<std::string> explain_rs;
   explain->add_option("id", explain_id, "Rule id, e.g. D1b")->required();
   explain->add_option("-r,--ruleset", explain_rs, "Search these rulesets (default: every shipped one)");
-  explain->footer("Example: runner explain D1b    runner explain MY1 -r team.rules");
+  bool explain_plan = false;
+  explain->add_flag("--plan", explain_plan,
+                    "Print the rule's execution plan instead: per `for`, scan or index lookup, and the conditions "
+                    "checked there ((moved) = pushed down from a later clause)");
+  explain->footer("Example: runner explain D1b    runner explain MY1 -r team.rules    runner explain T-TIER --plan");
 
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
   sources->footer("Example: runner sources | less");
@@ -293,7 +300,7 @@ int run(int argc, char** argv) {
   try {
     if (*check) return cmd_check(check_files, strict, out, err);
     if (*test) return run_examples(test_files, test_rules, verbose, test_sarif, out, err);
-    if (*explain) return cmd_explain(explain_id, explain_rs, out, err);
+    if (*explain) return cmd_explain(explain_id, explain_rs, explain_plan, out, err);
     if (*sources) {
       cmd_sources(out);
       return 0;
