@@ -1,12 +1,15 @@
 // Evaluation of a planned ruleset against a Facts implementation. The public entry point is
 // review::dsl::evaluate() in dsl/ruleset.hpp; this header only documents the model.
 //
-// A rule is a nested-loop join: `when` once per pull request; each `for` iterates its domain
+// A rule means a nested-loop join: `when` once per pull request; each `for` iterates its domain
 // (queried lazily, at most once per (source, scope) per evaluate() call); the `for`'s `where`,
 // then the rule's `where`s must hold and no `unless` may hold; then the templates are filled and
-// one Finding is made (duplicates with the same file, line and problem are merged). `~` binds
-// its named groups as variables for later conditions and templates. Loops check the rule's
-// deadline on every iteration.
+// one Finding is made (duplicates with the same file, line and problem are merged, through a
+// key set). `~` binds its named groups as variables for later conditions and templates. It is
+// run through its plan (dsl/plan.hpp): conditions checked at the earliest `for` that binds what
+// they read, and binders that look up a hash index (built lazily, once per evaluate() per
+// source, scope and key) instead of scanning; EvalOptions::use_plan = false runs the nested
+// loops as written. Loops check the rule's deadline on every iteration.
 #pragma once
 
 #include "dsl/ruleset.hpp"
