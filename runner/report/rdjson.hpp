@@ -1,7 +1,7 @@
 // `rdjson`: reviewdog's Diagnostic Format (rdjson), one DiagnosticResult document per run, so
 // reviewdog (`reviewdog -f=rdjson`) can carry findings to GitHub, GitLab, Gerrit or Bitbucket.
 // Format: reviewdog's proto/rdf/reviewdog.proto and its JSON Schema
-// proto/rdf/jsonschema/DiagnosticResult.json (a copy, MIT, is in tests/fixtures/report/rdjson/).
+// proto/rdf/jsonschema/DiagnosticResult.json (tests/fixtures/report/rdjson.schema.json is our own strict schema of it).
 //
 //   {"source": {"name": "review-action", "url": ...},
 //    "diagnostics": [{"message": ..., "location": {"path": ..., "range": {"start": {"line": L,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validates the interchange formats against their consumers' contracts:
-#   rdjson      -- reviewdog's published JSON Schema (tests/fixtures/report/rdjson/, MIT), draft-04;
+#   rdjson      -- our own strict draft-04 schema of reviewdog's Diagnostic Format (tests/fixtures/report/rdjson.schema.json);
 #   codeclimate -- GitLab code quality's required fields (description, check_name, fingerprint
 #                  unique per report, severity in info|minor|major|critical|blocker, location.path,
 #                  location.lines.begin >= 1).
@@ -23,7 +23,7 @@ env -u GITHUB_ACTIONS "$runner" --ruleset atom --base-dir "$src/examples/pr/base
   --format "codeclimate=$tmp/demo.codeclimate.json" >/dev/null
 printf '%s' '{"diagnostics": [{"message": "m", "severity": "FATAL", "location": {"path": 3}}]}' > "$tmp/broken.rdjson"
 printf '%s' '[{"description": "d", "check_name": "X", "fingerprint": "f", "severity": "high", "location": {"path": "a"}}]' > "$tmp/broken.codeclimate.json"
-"$py" - "$src/tests/fixtures/report/rdjson/DiagnosticResult.json" \
+"$py" - "$src/tests/fixtures/report/rdjson.schema.json" \
   "$src/tests/fixtures/report/findings.rdjson" "$tmp/demo.rdjson" "$tmp/broken.rdjson" \
   "$src/tests/fixtures/report/findings.codeclimate.json" "$tmp/demo.codeclimate.json" "$tmp/broken.codeclimate.json" <<'PY'
 import json, sys
