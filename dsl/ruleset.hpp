@@ -93,7 +93,8 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
                         const LoadOptions& opts);
 
 struct EvalOptions {
-  /// Wall-clock budget per rule, checked inside every loop; a rule over budget is stopped, its
+  /// CPU-time budget per rule (the evaluating thread's CPU time, so a loaded machine does not
+  /// stop a rule), checked inside every loop; a rule over budget is stopped, its
   /// findings dropped and an internal diagnostic names it; the other rules still run. Time spent
   /// in Facts::query (building shared, cached facts) is not charged to the rule.
   std::chrono::milliseconds rule_budget{2000};
@@ -103,12 +104,18 @@ struct EvalOptions {
   /// Test-only: false evaluates every rule as written (nested loops over whole fact lists, no
   /// index, no condition moved), the reference that planned evaluation must equal.
   bool use_plan = true;
+  /// Called before each rule runs with its id, its 0-based position and the number of rules
+  /// that will run (progress output of long runs). May be empty.
+  std::function<void(const std::string& rule_id, size_t index, size_t total)> on_rule;
 };
 
 struct EvalResult {
   std::vector<Finding> findings;                 ///< in rule evaluation order, then fact order
   std::vector<KindHit> kinds;                    ///< kinds whose `when` held
   std::vector<std::string> internal_diagnostics; ///< "rule `X`: ..." (budget, FactsError)
+  /// Rules (and kinds, as "kind NAME") stopped by their time budget, in evaluation order: their
+  /// findings are missing, so the review is incomplete.
+  std::vector<std::string> stopped;
 };
 
 /// Evaluates `program` against `facts`: calls facts.configure(program.data()), then evaluates

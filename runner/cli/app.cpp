@@ -39,7 +39,9 @@ const char* kMainFooter = R"(Examples:
   runner explain T-TIER --plan                   how the runner evaluates it (scans, index lookups)
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
-3 input error (git, diff, event, file).)";
+3 input error (git, diff, event, file); 4 incomplete review: a rule stopped by its time budget, a
+file skipped for its size or the parser gave up on it (the findings are still reported; the
+output names what was missed; --allow-incomplete exits as if complete).)";
 
 std::optional<dsl::Severity> parse_fail_on(const std::string& s) {
   if (s == "block") return dsl::Severity::Block;
@@ -240,7 +242,11 @@ int run(int argc, char** argv) {
   app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default GITHUB_TOKEN)")->group(g_gh);
   app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: all cores)");
   auto* budget_opt = app.add_option("--rule-budget-ms", o.rule_budget_ms,
-                                    "Time budget per rule in milliseconds (default 2000; 60000 with --all)");
+                                    "Time budget per rule in milliseconds (default 2000; 60000 with --all); a rule "
+                                    "stopped by it makes the review incomplete (exit 4)");
+  app.add_flag("--allow-incomplete", o.allow_incomplete,
+               "Exit as if the review were complete when a rule was stopped by its budget or a file was skipped "
+               "for size or not parsed (the outputs still say what was missed)");
 
   auto* check = app.add_subcommand("check", "Check rulesets at load time: syntax, names, types, regexes, message gates");
   std::vector<std::string> check_files;
@@ -376,6 +382,7 @@ int run(int argc, char** argv) {
     o.fail_on = parse_fail_on(fail_on);
     out.flush();
     o.differential = !no_differential;
+    o.stderr_is_tty = ::isatty(2) != 0;
     return run_review(o, environment_from_process(), std::cout, err, ::isatty(1) != 0);
   } catch (const std::exception& e) {
     err << "runner: internal error: " << e.what() << "\n";

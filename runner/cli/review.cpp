@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "dsl/ruleset.hpp"
+#include "runner/cli/progress.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
 #include "runner/github/check_run.hpp"
@@ -218,6 +219,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   fopts.jobs = opts.jobs;
   fopts.max_file_bytes = opts.inputs.max_file_bytes;
   facts::ChangeFacts facts(change, fopts);
+  // Long runs (audits) say how far they are: redrawn on a terminal, once a minute in CI logs.
+  Progress progress(err, opts.stderr_is_tty, opts.inputs.all ? change->files.size() : 0);
+  facts.set_parse_hook([&progress](const std::string&, bool) { progress.file_parsed(); });
   report::RunInfo run;
   run.tool_version = REVIEW_VERSION;
   run.information_uri = "https://github.com/rocm/review-action";
@@ -234,6 +238,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     dsl::EvalOptions eo;
     eo.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
     eo.only_rules = opts.only_rules;
+    eo.on_rule = [&progress](const std::string& id, size_t i, size_t n) { progress.rule(id, i, n); };
     dsl::EvalResult res = dsl::evaluate(*p, facts, eo);
     for (auto& f : res.findings) findings.push_back(std::move(f));
     for (const auto& k : res.kinds)
@@ -241,11 +246,23 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     for (const auto& d : res.internal_diagnostics) {
       run.diagnostics.push_back(d);
       err << "internal: " << d << "\n";
-      // A rule that did not finish makes the review incomplete: say so where people look.
-      if (d.find("time budget") != std::string::npos)
-        run.notes.push_back("incomplete review: " + d + " (raise --rule-budget-ms to let it finish)");
     }
+    // A rule that did not finish makes the review incomplete (fail closed, not LGTM).
+    for (const auto& id : res.stopped)
+      run.incomplete.push_back((id.rfind("kind ", 0) == 0 ? id : "rule " + id) + " stopped by its time budget of " +
+                               std::to_string(opts.rule_budget_ms) +
+                               " ms, so its findings are missing; raise --rule-budget-ms to let it finish");
   }
+  progress.finish();
+  facts.set_parse_hook(nullptr);
+  // So does a changed file skipped for its size, or one a rule read that was skipped or that the
+  // parser gave up on (binary files are not reviewed by design and do not count).
+  for (const auto& f : change->files)
+    if (f.skipped && !f.binary)
+      run.incomplete.push_back(f.path + " was not reviewed (" + f.skip_reason + "); raise --max-file-size to review it");
+  for (const auto& g : facts.incomplete())
+    run.incomplete.push_back(g + ", so its facts are missing" +
+                             (g.find("exceeds the limit") != std::string::npos ? "; raise --max-file-size to review it" : ""));
   // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
   // terminal; the notes about the change itself also go into the reports.
   print_notes(facts.notes(), err);
@@ -373,6 +390,10 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   int exit_code = 0;
   for (const auto& f : findings)
     if (!f.suppressed && !f.pre_existing && at_or_above(f.severity, opts.fail_on)) exit_code = 1;
+  if (!run.incomplete.empty()) {
+    for (const auto& g : run.incomplete) err << "incomplete: " << report::terminal_safe(g) << "\n";
+    if (!opts.allow_incomplete) exit_code = kExitIncomplete;
+  }
   run.exit_code = exit_code;
 
   if (!opts.write_baseline.empty()) {

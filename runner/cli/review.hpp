@@ -24,6 +24,11 @@ struct OutputSpec {
   std::string path;
 };
 
+/// Exit code of a review that did not look at everything (RunInfo::incomplete), unless
+/// ReviewOptions::allow_incomplete. Takes precedence over 1 (findings): a partial review cannot
+/// vouch for the change.
+inline constexpr int kExitIncomplete = 4;
+
 struct ReviewOptions {
   std::vector<std::string> rulesets;        ///< --ruleset (names or paths), at least one
   InputOptions inputs;
@@ -39,6 +44,10 @@ struct ReviewOptions {
   int api_deadline_s = 120;                 ///< all GitHub API work of the run together (--api-deadline)
   int jobs = 0;                             ///< parser threads (0 = cores)
   int rule_budget_ms = 2000;
+  /// Exit with the findings' code even when the review is incomplete (a rule stopped by its
+  /// budget, a file skipped for size or not parsed); the reports still say it is incomplete.
+  bool allow_incomplete = false;
+  bool stderr_is_tty = false;               ///< progress of long runs is redrawn in place
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
   std::vector<std::string> exclude;         ///< globs: findings in these paths are dropped (config)
   std::map<std::string, std::string> severity_overrides;  ///< rule id -> block|warn|note|off (config)

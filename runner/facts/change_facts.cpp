@@ -96,6 +96,11 @@ void ChangeFacts::set_parse_hook(std::function<void(const std::string&, bool)> h
   hook_ = std::move(hook);
 }
 
+std::vector<std::string> ChangeFacts::incomplete() const {
+  std::lock_guard lock(mu_);
+  return incomplete_;
+}
+
 std::vector<std::string> ChangeFacts::notes() const {
   std::lock_guard lock(mu_);
   return notes_;
@@ -217,6 +222,11 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   auto m = lang::analyze_file(path, *text, o);
   std::lock_guard lock(mu_);
   if (m->skipped) notes_.push_back(path + ": " + m->note);
+  // Missing facts (lang::analyze_file's notes): over the size limit, or no tree at all. Binary
+  // files and syntax errors (the parts that parse still yield facts) do not count.
+  bool too_large = m->skipped && m->note.find("exceeds the limit") != std::string::npos;
+  bool no_tree = m->has_errors && m->note.find("the parser gave up") != std::string::npos;
+  if (too_large || no_tree) incomplete_.push_back((base ? "base of " : "") + path + ": " + m->note);
   if (hook_) hook_(path, base);
   return m;
 }

@@ -74,6 +74,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// Things the user should know (skipped files, files read from hunks only), in order.
   std::vector<std::string> notes() const;
 
+  /// Files whose facts are missing although a rule read them, as "PATH: why" in parse order:
+  /// over the size limit (--max-file-size) or the parser gave up. Binary files are not listed.
+  std::vector<std::string> incomplete() const;
+
   /// The model of one file side (parsed on first use). nullptr when the file has no text.
   std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) override;
 
@@ -102,6 +106,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   mutable std::mutex mu_;                 // guards models_, notes_, hook calls and content reads
   std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;  // "h:" / "b:" + path
   std::vector<std::string> notes_;
+  std::vector<std::string> incomplete_;
   std::function<void(const std::string&, bool)> hook_;
 
   /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.

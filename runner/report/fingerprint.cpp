@@ -56,16 +56,37 @@ std::string line_of(std::string_view text, int line) {
   return std::string(l);
 }
 
+LineIndex::LineIndex(std::string text) : text_(std::move(text)) {
+  for (std::size_t pos = 0; pos < text_.size();) {
+    starts_.push_back(pos);
+    std::size_t nl = text_.find('\n', pos);
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+}
+
+std::string LineIndex::line(int n) const {
+  if (n < 1 || static_cast<std::size_t>(n) > starts_.size()) return "";
+  std::size_t a = starts_[static_cast<std::size_t>(n) - 1];
+  std::size_t end = text_.find('\n', a);
+  std::string_view l = std::string_view(text_).substr(a, end == std::string::npos ? text_.size() - a : end - a);
+  if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+  return std::string(l);
+}
+
 std::vector<std::string> fingerprints(const std::vector<Finding>& findings, const SourceLookup& source) {
-  std::map<std::string, std::optional<std::string>> cache;
+  std::map<std::string, std::optional<LineIndex>> cache;
   std::vector<std::string> hashes(findings.size());
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     std::string text = f.snippet;
     if (text.empty() && source && !f.file.empty() && f.line > 0) {
       auto it = cache.find(f.file);
-      if (it == cache.end()) it = cache.emplace(f.file, source(f.file)).first;
-      if (it->second) text = line_of(*it->second, f.line);
+      if (it == cache.end()) {
+        auto t = source(f.file);
+        it = cache.emplace(f.file, t ? std::optional<LineIndex>(LineIndex(std::move(*t))) : std::nullopt).first;
+      }
+      if (it->second) text = it->second->line(f.line);
     }
     hashes[i] = line_hash(f, text);
   }

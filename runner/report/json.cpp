@@ -83,7 +83,7 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
   if (run.pr.number || !run.pr.title.empty())
     pr = {{"number", run.pr.number}, {"title", run.pr.title}, {"url", run.pr.url},
           {"base_sha", run.pr.base_sha}, {"head_sha", run.pr.head_sha}, {"repository", run.pr.repository}};
-  return {{"schema", kJsonSchema},
+  json out = {{"schema", kJsonSchema},
           {"tool", {{"name", "review-action"}, {"version", run.tool_version}}},
           {"rulesets", run.rulesets},
           {"pr", pr},
@@ -99,6 +99,9 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
           {"rules", rules},
           {"diagnostics", run.diagnostics},
           {"exit_code", run.exit_code}};
+  // Present only when the review is incomplete (rule or file, and why; RunInfo::incomplete).
+  if (!run.incomplete.empty()) out["incomplete"] = run.incomplete;
+  return out;
 }
 
 std::string dump_json(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }

@@ -42,7 +42,12 @@ struct RunInfo {
   std::vector<std::pair<std::string, std::string>> kinds;  ///< detected PR kinds: (name, label)
   std::vector<std::string> notes;              ///< user-facing notes (tier notes, skipped files)
   std::vector<std::string> diagnostics;        ///< internal problems of the run (not findings)
-  int exit_code = 0;                           ///< the exit code the runner will return (0-3)
+  /// Why the review is incomplete, one sentence each naming the rule or file: a rule stopped by
+  /// its time budget, a file skipped for its size or one the parser gave up on. Non-empty: the
+  /// text and card say INCOMPLETE and list them, SARIF sets executionSuccessful false with one
+  /// toolExecutionNotification each, and the exit code is 4 unless --allow-incomplete.
+  std::vector<std::string> incomplete;
+  int exit_code = 0;                           ///< the exit code the runner will return (0-4)
   int cut_by_limits = 0;                       ///< findings dropped before reporting by run limits
   std::string filter;                          ///< "added", "context", "file" or "all"
   /// The run compared findings with the base (differential review): SARIF results carry

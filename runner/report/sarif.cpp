@@ -235,7 +235,11 @@ json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const S
   if (cut > 0 || run.cut_by_limits > 0) props["cutByLimits"] = static_cast<std::size_t>(run.cut_by_limits) + cut;
   if (!run.filter.empty()) props["filter"] = run.filter;
 
-  json invocation = {{"executionSuccessful", run.exit_code == 0 || run.exit_code == 1}, {"exitCode", run.exit_code}};
+  // An incomplete review (a rule stopped, a file not reviewed) is not a successful execution,
+  // even when --allow-incomplete keeps the exit code at 0 or 1.
+  for (const auto& g : run.incomplete) notes.push_back({{"level", "error"}, {"message", {{"text", sentence("incomplete review: " + g)}}}});
+  json invocation = {{"executionSuccessful", (run.exit_code == 0 || run.exit_code == 1) && run.incomplete.empty()},
+                     {"exitCode", run.exit_code}};
   if (!notes.empty()) invocation["toolExecutionNotifications"] = notes;
 
   json jrun = {{"tool", {{"driver", driver}}},

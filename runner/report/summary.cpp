@@ -169,6 +169,9 @@ class SummaryReporter final : public Reporter {
          : v == Verdict::NeedsWork ? "\xE2\x9A\xA0\xEF\xB8\x8F NEEDS WORK"
                                    : "\xE2\x9C\x85 LGTM";
     h += justification() + "\n";
+    if (!run.incomplete.empty())
+      h += "\n\xE2\x9B\x94 **INCOMPLETE**: " + plural(run.incomplete.size(), "rule or file was", "rules or files were") +
+           " not reviewed (listed below); the verdict covers only what was.\n";
     if (!run.kinds.empty()) {
       h += "\nPR kinds: ";
       for (std::size_t i = 0; i < run.kinds.size(); ++i)
@@ -224,6 +227,13 @@ class SummaryReporter final : public Reporter {
 
   std::string footer(const RunInfo& run) const {
     std::string t;
+    if (!run.incomplete.empty()) {
+      t += "\nNot reviewed:\n";
+      for (std::size_t i = 0; i < run.incomplete.size() && i < kSummaryMaxNotes; ++i)
+        t += "- " + md(run.incomplete[i]) + "\n";
+      if (run.incomplete.size() > kSummaryMaxNotes)
+        t += "- " + std::to_string(run.incomplete.size() - kSummaryMaxNotes) + " more in the JSON output\n";
+    }
     if (!run.notes.empty()) {
       t += "\nNotes:\n";
       // An empty bullet right under "Notes:" would make it a setext heading: say "(empty note)".

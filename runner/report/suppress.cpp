@@ -65,16 +65,19 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
                                                    const SourceLookup& source, const InlineOptions& options) {
   std::vector<std::string> warnings;
   if (!source) return warnings;
-  std::map<std::string, std::optional<std::string>> texts;
+  std::map<std::string, std::optional<LineIndex>> texts;
   std::map<std::pair<std::string, int>, bool> warned;
   for (Finding& f : findings) {
     if (f.suppressed || f.file.empty() || f.line < 1) continue;
     auto it = texts.find(f.file);
-    if (it == texts.end()) it = texts.emplace(f.file, source(f.file)).first;
+    if (it == texts.end()) {
+      auto t = source(f.file);
+      it = texts.emplace(f.file, t ? std::optional<LineIndex>(LineIndex(std::move(*t))) : std::nullopt).first;
+    }
     if (!it->second) continue;
     for (int line : {f.line, f.line - 1}) {
       if (line < 1) continue;
-      std::string text = line_of(*it->second, line);
+      std::string text = it->second->line(line);
       // Only comments count: with the language's comment facts, `"# review: ignore[X]"` in a
       // string is not one.
       std::optional<std::string> comment = options.comment ? options.comment(f.file, line) : std::nullopt;

@@ -54,10 +54,14 @@ class TextReporter final : public Reporter {
     if (counts_.pre_existing) line += ", " + std::to_string(counts_.pre_existing) + " pre-existing";
     if (counts_.block || counts_.warn || counts_.note) out_ << '\n';
     for (const auto& n : run.notes) out_ << paint("1;36", "note") << ": " << terminal_safe(n) << '\n';
+    for (const auto& g : run.incomplete) out_ << paint("1;31", "incomplete") << ": " << terminal_safe(g) << '\n';
     out_ << line << " \xE2\x80\x94 "
          << paint(v == Verdict::Block ? "1;31" : v == Verdict::NeedsWork ? "1;33" : "1;32",
-                  std::string(verdict_label(v)))
-         << '\n';
+                  std::string(verdict_label(v)));
+    if (!run.incomplete.empty())
+      out_ << paint("1;31", " (INCOMPLETE: " + std::to_string(run.incomplete.size()) +
+                                (run.incomplete.size() == 1 ? " rule or file" : " rules or files") + " not reviewed)");
+    out_ << '\n';
   }
 
  private:
@@ -70,16 +74,19 @@ class TextReporter final : public Reporter {
     return std::string("\x1b[") + sgr + "m" + s + "\x1b[0m";
   }
 
-  const std::optional<std::string>& text_of(const std::string& path) {
+  const std::optional<LineIndex>& text_of(const std::string& path) {
     auto it = sources_.find(path);
-    if (it == sources_.end()) it = sources_.emplace(path, opt_.source ? opt_.source(path) : std::nullopt).first;
+    if (it == sources_.end()) {
+      auto t = opt_.source ? opt_.source(path) : std::nullopt;
+      it = sources_.emplace(path, t ? std::optional<LineIndex>(LineIndex(std::move(*t))) : std::nullopt).first;
+    }
     return it->second;
   }
 
   void frame(const Finding& f) {
     if (f.file.empty() || f.line < 1) return;
     const auto& text = text_of(f.file);
-    std::string main = text ? line_of(*text, f.line) : f.snippet;
+    std::string main = text ? text->line(f.line) : f.snippet;
     if (main.empty() && !text && f.snippet.empty()) return;
     if (text && main.empty() && !f.snippet.empty()) main = f.snippet;
 
@@ -99,7 +106,7 @@ class TextReporter final : public Reporter {
       std::string body = (from > 0 ? "\xE2\x80\xA6" : "") + truncate_utf8(std::string_view(l).substr(std::min(from, l.size())), kFrameWidth);
       return terminal_safe(body);
     };
-    if (text && f.line > 1) out_ << gutter(f.line - 1) << show(line_of(*text, f.line - 1), 0) << '\n';
+    if (text && f.line > 1) out_ << gutter(f.line - 1) << show(text->line(f.line - 1), 0) << '\n';
     out_ << gutter(f.line) << show(main, start) << '\n';
     // Caret: the shown prefix with every character blanked (tabs kept so alignment holds).
     std::string prefix = (start > 0 ? std::string(" ") : std::string());
@@ -111,21 +118,15 @@ class TextReporter final : public Reporter {
     }
     out_ << gutter(0) << prefix << paint("1;32", "^") << '\n';
     if (text) {
-      std::string next = line_of(*text, f.line + 1);
-      if (!next.empty() || text->find('\n') != std::string::npos) {
-        // Only print the next line when the file has one.
-        std::size_t lines = 1;
-        for (char c : *text) lines += c == '\n';
-        if (text->size() && text->back() == '\n') --lines;
-        if (static_cast<std::size_t>(f.line) < lines) out_ << gutter(f.line + 1) << show(next, 0) << '\n';
-      }
+      // Only print the next line when the file has one.
+      if (static_cast<std::size_t>(f.line) < text->count()) out_ << gutter(f.line + 1) << show(text->line(f.line + 1), 0) << '\n';
     }
   }
 
   std::ostream& out_;
   ReportOptions opt_;
   Counts counts_;
-  std::map<std::string, std::optional<std::string>> sources_;
+  std::map<std::string, std::optional<LineIndex>> sources_;
 };
 
 }  // namespace

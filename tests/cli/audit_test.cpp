@@ -218,3 +218,37 @@ TEST_CASE("audit mode: after 20 skipped-file notes, one line counts the rest") {
   CHECK(r.err.substr(0, want.size()) == want);
   CHECK(r.err.substr(want.size()).rfind("note: reviewing every file of ", 0) == 0);
 }
+
+TEST_CASE("fail closed: a file skipped for its size makes the review incomplete (exit 4, named everywhere)") {
+  TempRepo repo;
+  repo.write("small.py", "print(1)\n");
+  repo.write("big.py", "x = 1\n" + std::string(4000, '#') + "\n");
+  repo.commit("one");
+  fs::path sarif = fs::path(repo.str()) / "out.sarif";
+  auto r = runner(repo.str(), {"-r", kMini, "--all", "--max-file-size", "1000", "--fail-on", "never", "--sarif", sarif.string(),
+                               "--format", "text"});
+  CHECK(r.exit_code == 4);
+  CHECK(r.err.find("incomplete: big.py was not reviewed (") != std::string::npos);
+  CHECK(r.out.find("incomplete: big.py was not reviewed (") != std::string::npos);
+  CHECK(r.out.find("(INCOMPLETE: 1 rule or file not reviewed)") != std::string::npos);
+  auto j = nlohmann::json::parse(slurp(sarif));
+  const auto& inv = j["runs"][0]["invocations"][0];
+  CHECK(inv["executionSuccessful"] == false);
+  CHECK(inv["exitCode"] == 4);
+  bool named = false;
+  for (const auto& n : inv["toolExecutionNotifications"])
+    named = named || n["message"]["text"].get<std::string>().find("big.py") != std::string::npos;
+  CHECK(named);
+
+  // the user can opt out of the exit code; the outputs still say what was missed
+  auto ok = runner(repo.str(), {"-r", kMini, "--all", "--max-file-size", "1000", "--fail-on", "never", "--allow-incomplete",
+                                "--sarif", sarif.string()});
+  CHECK(ok.exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(sarif))["runs"][0]["invocations"][0]["executionSuccessful"] == false);
+
+  // a complete review of the same tree exits 0 and is a successful execution
+  auto full = runner(repo.str(), {"-r", kMini, "--all", "--fail-on", "never", "--sarif", sarif.string()});
+  CHECK(full.exit_code == 0);
+  CHECK(full.err.find("incomplete") == std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(sarif))["runs"][0]["invocations"][0]["executionSuccessful"] == true);
+}

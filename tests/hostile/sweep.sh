@@ -36,7 +36,7 @@ check() {
   local rc=$?
   local why=""
   if [ $rc -eq 124 ]; then why="timed out after ${limit}s"
-  elif [ $rc -gt 3 ]; then why="exit code $rc"
+  elif [ $rc -gt 4 ]; then why="exit code $rc"
   elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$tmp/err"; then why="sanitizer or internal error"
   fi
   if [ -n "$why" ]; then
