@@ -195,7 +195,9 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
         matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
       }
   }
-  for (auto& [pair_key, m] : matches) {
+  for (auto& entry : matches) {
+    const uint64_t pair_key = entry.first;
+    auto& m = entry.second;  // a plain reference: a lambda below captures it (C++17 forbids capturing a structured binding)
     const std::pair<uint32_t, uint32_t> key{static_cast<uint32_t>(pair_key >> 32),
                                             static_cast<uint32_t>(pair_key & 0xffffffffu)};
     std::sort(m.begin(), m.end());

@@ -45,7 +45,7 @@ bool is_sha_pin(const std::string& ref) {
 }
 
 const std::vector<std::string> kYamlFiles = {"action.yml", ".github/workflows/ci.yml", ".github/workflows/review.yml",
-                                             ".github/workflows/release.yml"};
+                                             ".github/workflows/release.yml", ".github/workflows/fuzz.yml"};
 
 int run_shell(const std::string& cmd, std::string* output) {
   review::test::TempDir dir;
