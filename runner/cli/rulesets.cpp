@@ -1,5 +1,6 @@
 #include "runner/cli/rulesets.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,11 +24,32 @@ std::optional<std::string> read_file(const fs::path& p, PolicySource* policy) {
 // shipped ruleset.
 bool looks_like_path(const std::string& s) { return s.find('/') != std::string::npos || s.find('\\') != std::string::npos; }
 
-std::optional<std::pair<std::string, std::string>> shipped(std::string name) {
-  if (name.size() < 6 || name.compare(name.size() - 6, 6, ".rules") != 0) name += ".rules";
+constexpr std::string_view kShipped = "<shipped>/";
+
+bool ends_with_rules(const std::string& s) {
+  return s.size() >= 6 && s.compare(s.size() - 6, 6, ".rules") == 0;
+}
+
+// The embedded file at `path` (relative to rulesets/), as (display name, text).
+std::optional<std::pair<std::string, std::string>> embedded_file(const std::string& path) {
   for (const auto& f : embedded_rulesets())
-    if (f.name == name) return std::make_pair("<shipped>/" + name, std::string(f.text));
+    if (f.name == path) return std::make_pair(std::string(kShipped) + path, std::string(f.text));
   return std::nullopt;
+}
+
+// A shipped ruleset by name: the single file NAME.rules, else the folder entry NAME/NAME.rules.
+std::optional<std::pair<std::string, std::string>> shipped(std::string name) {
+  if (ends_with_rules(name)) name.resize(name.size() - 6);
+  if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
+  if (auto f = embedded_file(name + ".rules")) return f;
+  return embedded_file(name + "/" + name + ".rules");
+}
+
+// The entry file of a folder ruleset: DIR/<basename of DIR>.rules.
+fs::path folder_entry(const std::string& dir) {
+  fs::path d = fs::path(dir).lexically_normal();
+  if (d.filename().empty()) d = d.parent_path();
+  return d / (d.filename().string() + ".rules");
 }
 
 }  // namespace
@@ -36,12 +58,20 @@ std::optional<std::pair<std::string, std::string>> find_ruleset(const std::strin
   if (!looks_like_path(arg))
     if (auto s = shipped(arg)) return s;
   if (auto text = read_file(arg, policy)) return std::make_pair(arg, *text);
+  if (!ends_with_rules(arg)) {  // a folder ruleset: its entry file
+    fs::path entry = folder_entry(arg);
+    if (auto text = read_file(entry, policy)) return std::make_pair(entry.string(), *text);
+  }
   return std::nullopt;
 }
 
 dsl::Resolver use_resolver(PolicySource* policy) {
   return [policy](const std::string& use, const std::string& from) -> std::optional<std::pair<std::string, std::string>> {
-    if (from.rfind("<shipped>/", 0) != 0) {
+    if (from.rfind(kShipped, 0) == 0) {
+      // A part of a shipped folder ruleset: relative to the including file inside rulesets/.
+      fs::path rel = (fs::path(from.substr(kShipped.size())).parent_path() / use).lexically_normal();
+      if (auto f = embedded_file(rel.generic_string())) return f;
+    } else {
       fs::path p = fs::path(from).parent_path() / use;
       if (auto text = read_file(p, policy)) return std::make_pair(p.lexically_normal().string(), *text);
     }
@@ -53,8 +83,16 @@ std::vector<std::string> shipped_ruleset_names() {
   std::vector<std::string> out;
   for (const auto& f : embedded_rulesets()) {
     std::string n(f.name);
-    out.push_back(n.substr(0, n.size() - 6));
+    if (!ends_with_rules(n)) continue;
+    n.resize(n.size() - 6);
+    auto slash = n.find('/');
+    if (slash == std::string::npos) {
+      out.push_back(n);  // a single-file ruleset
+    } else if (n.substr(slash + 1) == n.substr(0, slash)) {
+      out.push_back(n.substr(0, slash));  // a folder ruleset's entry; its parts are not listed
+    }
   }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -1,8 +1,11 @@
 // Finding and loading rulesets for the CLI: a bare name ("atom" or "atom.rules") of a shipped
 // ruleset always resolves to that ruleset, embedded in the binary (a file of that name in the
 // repository never shadows it: name it as a path, "./atom.rules"); anything else is a path, read
-// through a PolicySource (the base commit in a pull-request run; nullptr = the file system). `use "x.rules"` resolves
-// relative to the including file, then to the shipped set.
+// through a PolicySource (the base commit in a pull-request run; nullptr = the file system).
+// A ruleset is one file (rulesets/ops.rules) or a folder whose entry file has the folder's name
+// (rulesets/atom/atom.rules) and `use`s its parts. `use "x.rules"` resolves relative to the
+// including file (inside the embedded rulesets/ tree for a shipped file), then to the shipped
+// rulesets by name.
 #pragma once
 
 #include <memory>
@@ -16,10 +19,10 @@
 
 namespace review::cli {
 
-/// Returns (display name, text) for a --ruleset argument, or nullopt when neither a readable file
-/// nor a shipped ruleset has that name. A shipped name always wins over a file of that name; a
-/// path ("./x", "a/b.rules") is always a file. Throws PolicyError when the file is refused
-/// (a symbolic link, see PolicySource::read).
+/// Returns (display name, text) for a --ruleset argument, or nullopt when neither a readable file,
+/// a folder with an entry file (DIR/<DIR's name>.rules) nor a shipped ruleset has that name. A
+/// shipped name always wins over a file of that name; a path ("./x", "a/b.rules") is always a file.
+/// Throws PolicyError when the file is refused (a symbolic link, see PolicySource::read).
 std::optional<std::pair<std::string, std::string>> find_ruleset(const std::string& name_or_path,
                                                                 PolicySource* policy = nullptr);
 
@@ -27,7 +30,8 @@ std::optional<std::pair<std::string, std::string>> find_ruleset(const std::strin
 /// `policy`, then the shipped set. Throws PolicyError as find_ruleset.
 dsl::Resolver use_resolver(PolicySource* policy = nullptr);
 
-/// Shipped ruleset names without the ".rules" extension, sorted ("aiter", "atom", ...).
+/// Shipped ruleset names without the ".rules" extension, sorted ("atom", "ops", ...): single files
+/// and folder entries, never the parts a folder ruleset `use`s.
 std::vector<std::string> shipped_ruleset_names();
 
 /// Loads one ruleset against the runner's fact schema. Diagnostics are appended to `diags`.

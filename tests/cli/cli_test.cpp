@@ -246,6 +246,35 @@ TEST_CASE("check, test, explain, sources and list") {
   CHECK(s.out.find("pr — ") != std::string::npos);
 }
 
+TEST_CASE("a ruleset as a folder: the entry file has the folder's name, parts resolve by relative path") {
+  // The folder itself, or its entry file, loads the parts it `use`s (one nested two deep).
+  for (const std::string arg : {"folder", "folder/", "folder/folder.rules"}) {
+    auto c = runner({"check", "--strict", arg});
+    INFO(arg << ": " << c.err);
+    CHECK(c.exit_code == 0);
+    CHECK(c.out.find(": ok, 2 rules, 0 warning(s)\n") != std::string::npos);
+  }
+  auto t = runner({"test", "folder"});
+  CHECK(t.exit_code == 0);
+  CHECK(t.out == "4 passed, 0 failed, 0 skipped\n");
+  // A folder with no entry file of its name is not a ruleset.
+  auto none = runner({"check", "folder/sections"});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("no ruleset file of that name") != std::string::npos);
+  // `runner list` names rulesets only: no part of a folder ruleset, no path.
+  auto l = runner({"list"});
+  CHECK(l.exit_code == 0);
+  std::istringstream in(l.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    CHECK(line.substr(0, line.find(' ')).find('/') == std::string::npos);
+    CHECK(line.find("does not load") == std::string::npos);
+  }
+  CHECK(n >= 1);
+}
+
 TEST_CASE("hostile input: a diff on stdin with invalid UTF-8 and a NUL byte fails cleanly") {
   std::string diff = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-\xff\xfe\n+a\0b\n";
   auto r = runner({"-r", "mini.rules", "--diff", "-"}, diff);
