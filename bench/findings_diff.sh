@@ -30,7 +30,7 @@ while IFS=$'\t' read -r repo sha parent _; do
   dir=/work/repos/${repo#*/}
   for side in before after; do
     bin=$before; [ $side = after ] && bin=$after
-    "$bin" --ruleset "$here/rulesets/atom.rules" --repo "$dir" --base "$parent" --head "$sha" \
+    "$bin" --ruleset "$here/rulesets/atom" --repo "$dir" --base "$parent" --head "$sha" \
       --format "json=$out/$sha.$side.json" --fail-on never --filter all >/dev/null 2>"$out/$sha.$side.err" || true
     norm "$out/$sha.$side.json" >"$out/$sha.$side.txt" 2>/dev/null || echo "no json" >"$out/$sha.$side.txt"
   done

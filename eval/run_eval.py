@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Run atom.rules on the real ATOM/aiter pull requests of the shared evaluation set.
+"""Run the atom ruleset (rulesets/atom/) on the real ATOM/aiter pull requests of the shared evaluation set.
 
 Inputs (read-only, outside this repository):
   dev-cases.tsv   columns id repo base_sha head_sha rule checklist polarity path line source description
   noise-dev.tsv   columns repo sha parent date files added removed subject
   full clones of ROCm/ATOM and ROCm/aiter (`git clone --shared --no-checkout BARE DIR`).
 
-For every dev case judged by atom.rules (checklist `atom`, plus `aiter` rows whose rule id means
+For every dev case judged by the atom ruleset (checklist `atom`, plus `aiter` rows whose rule id means
 the same in both checklists: D1 D1b D4 D6 D7 D8 D9 G1 HK1) the runner is invoked as
   runner --ruleset RULES --repo DIR --base BASE --head HEAD --format json=OUT --fail-on never
 and the case passes when a finding of the case's rule (see RULE_ALIASES) lands within +-3 lines of
@@ -36,7 +36,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED_RULES = {"D1", "D1b", "D4", "D6", "D7", "D8", "D9", "G1", "HK1"}
-# Case rule id (checklist numbering) -> rule ids of atom.rules that report it.
+# Case rule id (checklist numbering) -> rule ids of the atom ruleset that report it.
 # B5 is split into B5a..B5f in the catalogue, and a call that no longer matches its callee is the
 # B5/E2 family (E2 when the caller is a plugin bridge); B6's cited ATOM evidence (ATOM#1548, a
 # getattr key with a silent default) is the B5c pattern, so both ids count for a B6 case.
@@ -361,7 +361,7 @@ def emit_precision(emit, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runner", default=os.path.join(ROOT, "build", "runner"))
-    ap.add_argument("--ruleset", default=os.path.join(ROOT, "rulesets", "atom.rules"))
+    ap.add_argument("--ruleset", default=os.path.join(ROOT, "rulesets", "atom"))
     ap.add_argument("--repos", default="/work/repos", help="folder holding the clones (see REPO_DIRS)")
     ap.add_argument("--atom", default=None, help="clone of ROCm/ATOM (default REPOS/ATOM)")
     ap.add_argument("--aiter", default=None, help="clone of ROCm/aiter (default REPOS/aiter)")

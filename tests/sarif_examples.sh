@@ -9,9 +9,10 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 files=()
-for r in "$src"/rulesets/*.rules; do
+for r in "$src"/rulesets/*.rules "$src"/rulesets/*/; do
   [ -e "$r" ] || continue
   n=$(basename "$r" .rules)
+  [ -d "$r" ] && { n=$(basename "$r"); [ -e "$r/$n.rules" ] || continue; }
   "$runner" test "$r" --sarif "$tmp/examples-$n.sarif" >/dev/null
   files+=("$tmp/examples-$n.sarif")
   env -u GITHUB_ACTIONS "$runner" --ruleset "$r" --base-dir "$src/examples/pr/base" --head-dir "$src/examples/pr/head" \

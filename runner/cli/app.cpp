@@ -253,7 +253,7 @@ int run(int argc, char** argv) {
   bool strict = false;
   check->add_option("files", check_files, "Ruleset files or shipped names")->required();
   check->add_flag("--strict", strict, "Treat warnings (e.g. a rule without a bad example) as errors");
-  check->footer("Example: runner check --strict rulesets/atom.rules");
+  check->footer("Example: runner check --strict rulesets/atom");
 
   auto* test = app.add_subcommand("test", "Run every rule's examples: bad ones must fire (on `# <- ID` lines), good ones must not");
   std::vector<std::string> test_files, test_rules;
@@ -263,7 +263,7 @@ int run(int argc, char** argv) {
   test->add_flag("-v,--verbose", verbose, "Also list passing examples");
   std::string test_sarif;
   test->add_option("--sarif", test_sarif, "Also write the examples' findings as one SARIF file");
-  test->footer("Example: runner test rulesets/atom.rules --rule D1b -v");
+  test->footer("Example: runner test rulesets/atom --rule D1b -v");
 
   auto* explain = app.add_subcommand("explain", "Show a rule: severity, problem/impact/action, help and examples");
   std::string explain_id;
