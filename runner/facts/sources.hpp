@@ -27,6 +27,10 @@ std::unique_ptr<Source> make_siblings_source();        // siblings.cpp
 std::unique_ptr<Source> make_symbols_source();         // symbols.cpp
 std::unique_ptr<Source> make_cmake_commands_source();  // cmake_commands.cpp
 std::unique_ptr<Source> make_sections_source();        // sections.cpp
+std::unique_ptr<Source> make_handlers_source();        // handlers.cpp
+std::unique_ptr<Source> make_throws_source();          // throws.cpp
+std::unique_ptr<Source> make_includes_source();        // includes.cpp
+std::unique_ptr<Source> make_ifdefs_source();          // ifdefs.cpp
 std::unique_ptr<Source> make_location_shape();         // nested.cpp
 std::unique_ptr<Source> make_construct_shape();        // nested.cpp
 

@@ -25,6 +25,7 @@ struct Ctx {
   int cond = 0;           ///< conditional constructs entered inside the current function
   bool comprehension = false;
   int prefix = 0;         ///< index into Builder::prefixes: qualified-name prefix ("Cls." / "ns::")
+  int handler = -1;       ///< C++: index into model.handlers of the innermost catch body, -1 outside
 };
 
 /// Walks deeper than this are cut (hostile nesting); the file is marked has_errors.
@@ -84,5 +85,7 @@ using lang::for_each_child;
 
 void extract_python(TSNode root, Builder& b);
 void extract_cpp(TSNode root, Builder& b);
+/// Fills model.includes and model.ifdefs from the blanked lines (call after Builder::finish).
+void extract_cpp_preprocessor(SourceModel& m);
 
 }  // namespace review::lang::detail

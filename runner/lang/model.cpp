@@ -315,6 +315,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
         plain_lines();
         m->has_errors = true;
         m->note = "the parser gave up (timeout)";
+        if (m->language == Language::Cpp) detail::extract_cpp_preprocessor(*m);
         break;
       }
       detail::Builder b(*m, text);
@@ -323,6 +324,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
       else
         detail::extract_cpp(tree.root(), b);
       b.finish();
+      if (m->language == Language::Cpp) detail::extract_cpp_preprocessor(*m);
       m->has_errors = m->has_errors || tree.has_error();
       m->lazy = std::make_shared<SourceModel::Lazy>();
       if (opts.analyses)

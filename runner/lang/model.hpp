@@ -117,6 +117,57 @@ struct Section {
   int start = 0, end = 0;     ///< heading line .. last line before the next heading
 };
 
+/// One C++ catch clause (runner/lang/cpp/extract.cpp).
+struct CppHandler {
+  std::string type;           ///< the caught declaration as written ("const std::exception& e"), "..." for a catch-all
+  std::string name;           ///< the variable that holds the exception, "" when unnamed
+  bool catches_all = false;   ///< `catch (...)`
+  /// The body passes the exception on: a bare `throw;`, `throw NAME;`, or a call of
+  /// std::rethrow_exception / std::rethrow_if_nested / std::throw_with_nested.
+  bool rethrows = false;
+  bool throws = false;        ///< the body throws something other than the caught exception
+  bool returns = false;       ///< the body has a return statement
+  bool uses_cause = false;    ///< the body names the caught variable or calls std::current_exception
+  int line = 0, end_line = 0;           ///< the `catch` line .. the body's closing brace
+  int body_start = 0, body_end = 0;     ///< lines of the body's braces
+  std::string body;           ///< code between the braces, comments and string contents blanked, whitespace collapsed
+  std::string function;       ///< qualified name of the enclosing function, "" at namespace level
+};
+
+/// One C++ `throw` statement.
+struct CppThrow {
+  std::string expr;           ///< the operand as written, "" for a bare `throw;`
+  std::string type;           ///< the constructed type of `T(...)` / `T{...}` / `T` operands ("std::runtime_error"), else ""
+  int handler = -1;           ///< index into SourceModel::handlers of the innermost enclosing catch body, or -1
+  int line = 0, end_line = 0;
+  std::string function;
+};
+
+/// One `#include` directive (runner/lang/cpp/preproc.cpp).
+struct Include {
+  std::string path;           ///< as written between the delimiters; a macro include keeps its text
+  bool system = false;        ///< `<...>` rather than `"..."`
+  int line = 0;
+  std::string guard;          ///< the enclosing preprocessor conditions (PreprocBranch::expr joined by " && "), "" when none
+};
+
+/// One branch of a preprocessor conditional: `#if`, `#ifdef`, `#ifndef`, `#elif`, `#elifdef`,
+/// `#elifndef` or `#else`, up to the next branch directive or the `#endif`.
+struct PreprocBranch {
+  std::string directive;      ///< "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else"
+  std::string condition;      ///< as written after the directive (the macro name for ifdef), "" for else
+  /// The condition under which the branch is compiled: `#ifdef X` -> "defined(X)", `#ifndef X` ->
+  /// "!defined(X)", `#else` -> "!(c1 || c2)" over the earlier branches, `#elif c` -> "!(c1) && (c)".
+  std::string expr;
+  std::string guard;          ///< the enclosing branches' exprs joined by " && " (include guards left out)
+  int line = 0;               ///< the directive line (its first, when continued with `\`)
+  int end_line = 0;           ///< last line of the branch (the line before the next directive of the chain)
+  int endif_line = 0;         ///< line of the chain's `#endif`, 0 when the file ends first
+  int depth = 0;              ///< enclosing conditionals (include guards count)
+  bool include_guard = false; ///< `#ifndef X` + `#define X` wrapping the whole file
+  std::string body;           ///< the branch's lines (directive excluded), comments and string contents blanked, '\n'-joined; "" for include guards
+};
+
 struct SourceModel {
   std::string path;
   Language language = Language::Text;
@@ -134,6 +185,10 @@ struct SourceModel {
   std::vector<Import> imports;
   std::vector<CMakeCommand> cmake_commands;
   std::vector<Section> sections;
+  std::vector<CppHandler> handlers;     ///< C/C++ catch clauses, in source order
+  std::vector<CppThrow> throws;         ///< C/C++ throw statements, in source order
+  std::vector<Include> includes;        ///< C/C++ #include directives, in line order
+  std::vector<PreprocBranch> ifdefs;    ///< C/C++ preprocessor conditional branches, in line order
 
   /// The analyses of runner/analysis/ on this file's tree, computed on the first call of either
   /// accessor (thread-safe, at most once per model; the text is parsed again then, unless

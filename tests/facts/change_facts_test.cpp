@@ -62,7 +62,8 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   }
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls assignments statements branches "
-        "dispatch_cases unbound_reads classes attributes clones siblings symbols cmake_commands sections location construct ");
+        "dispatch_cases unbound_reads classes attributes clones siblings symbols handlers throws includes ifdefs "
+        "cmake_commands sections location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
   CHECK(schema[0].takes_scope == false);
@@ -405,6 +406,50 @@ TEST_CASE("cmake_commands and sections (files and PR body)", "[facts]") {
         ":3 heading=Test Plan level=2 text= pr_body=true end=4\n"
         "docs/guide.md:1 heading=Guide level=1 text=text pr_body=false end=2\n"
         "docs/guide.md:3 heading=Usage level=2 text=run pr_body=false end=4\n");
+}
+
+TEST_CASE("handlers, throws, includes and ifdefs: C++ facts with their added marks", "[facts]") {
+  ChangeBuilder b;
+  b.file("src/api.cpp",
+         "#include \"api.h\"\n"
+         "int run(H* h) {\n"
+         "  try { h->go(); } catch (const std::exception& e) { log(e.what()); throw; }\n"
+         "  return 0;\n"
+         "}\n",
+         "#include \"api.h\"\n"
+         "#ifdef _WIN32\n"
+         "#include <windows.h>\n"
+         "#else\n"
+         "#include <dlfcn.h>\n"
+         "#endif\n"
+         "int run(H* h) {\n"
+         "  try { h->go(); } catch (const std::exception& e) { log(e.what()); throw; }\n"
+         "  try {\n"
+         "    h->stop();\n"
+         "  } catch (...) {\n"
+         "    return 3;\n"
+         "  }\n"
+         "  return 0;\n"
+         "}\n"
+         "Plan::~Plan() { if (leaked_) throw std::runtime_error(\"leak\"); }\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("handlers", kChanged), {"type", "name", "catches_all", "rethrows", "uses_cause", "returns", "body", "end_line", "function", "added", "header_added"}) ==
+        "src/api.cpp:8 type=const std::exception& e name=e catches_all=false rethrows=true uses_cause=true returns=false "
+        "body=log(e.what()); throw; end_line=8 function=run added=false header_added=false\n"
+        "src/api.cpp:11 type=... name= catches_all=true rethrows=false uses_cause=false returns=true body=return 3; "
+        "end_line=13 function=run added=true header_added=true\n");
+  CHECK(dump(facts->query("throws", kChanged), {"expr", "type", "rethrow", "in_handler", "handler_line", "in_destructor", "function", "added"}) ==
+        "src/api.cpp:8 expr= type= rethrow=true in_handler=true handler_line=8 in_destructor=false function=run added=false\n"
+        "src/api.cpp:16 expr=std::runtime_error(\"leak\") type=std::runtime_error rethrow=false in_handler=false handler_line=0 "
+        "in_destructor=true function=Plan::~Plan added=true\n");
+  CHECK(dump(facts->query("includes", kChanged), {"path", "system", "guard", "added"}) ==
+        "src/api.cpp:1 path=api.h system=false guard= added=false\n"
+        "src/api.cpp:3 path=windows.h system=true guard=defined(_WIN32) added=true\n"
+        "src/api.cpp:5 path=dlfcn.h system=true guard=!(defined(_WIN32)) added=true\n");
+  CHECK(dump(facts->query("ifdefs", kChanged), {"directive", "condition", "expr", "end_line", "endif_line", "added"}) ==
+        "src/api.cpp:2 directive=ifdef condition=_WIN32 expr=defined(_WIN32) end_line=3 endif_line=6 added=true\n"
+        "src/api.cpp:4 directive=else condition= expr=!(defined(_WIN32)) end_line=5 endif_line=6 added=true\n");
+  CHECK(facts->query("handlers", review::dsl::Scope{review::dsl::Scope::Kind::Base, {}}).size() == 1);
 }
 
 TEST_CASE("caching: each file parsed once per side whatever the sources; results cached", "[facts]") {

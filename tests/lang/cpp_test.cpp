@@ -199,3 +199,136 @@ TEST_CASE("cpp: HIP kernels, headers and syntax errors", "[cpp]") {
   std::string deep(20000, '{');
   CHECK_NOTHROW(cc("void f() " + deep));
 }
+
+TEST_CASE("cpp handlers: catch-all, typed, unnamed, rethrow forms, nested handlers and lambdas", "[cpp]") {
+  auto m = cc(
+      "int api(H* h) {\n"                                         // 1
+      "  try {\n"                                                 // 2
+      "    h->run();\n"                                           // 3
+      "  } catch (const std::bad_alloc&) {\n"                     // 4
+      "    return 2;  // out of memory: e is not named\n"          // 5
+      "  } catch (const std::exception& err) {\n"                 // 6
+      "    if (h) throw MyError(\"wrapped\", err);\n"              // 7
+      "  } catch (...) {\n"                                       // 8
+      "    auto f = [] { throw; };\n"                             // 9
+      "    std::rethrow_exception(std::current_exception());\n"   // 10
+      "  }\n"                                                     // 11
+      "  try { g(); } catch (std::exception& e) { \"e\"; }\n"       // 12
+      "  try { g(); } catch (E& e) { try { k(); } catch (...) { throw e; } }\n"  // 13
+      "  return 0;\n"                                             // 14
+      "}\n");                                                     // 15
+  REQUIRE(m->handlers.size() == 6);
+  const auto& a = m->handlers[0];
+  CHECK(a.type == "const std::bad_alloc&");
+  CHECK(a.name == "");
+  CHECK(!a.catches_all);
+  CHECK(a.returns);
+  CHECK(!a.rethrows);
+  CHECK(!a.uses_cause);
+  CHECK(a.line == 4);
+  CHECK(a.body_start == 4);
+  CHECK(a.body_end == 6);
+  CHECK(a.body == "return 2;");  // the comment is blanked
+  const auto& b = m->handlers[1];
+  CHECK(b.name == "err");
+  CHECK(b.throws);
+  CHECK(!b.rethrows);
+  CHECK(b.uses_cause);  // passed to the new exception
+  CHECK(!b.returns);
+  const auto& c = m->handlers[2];
+  CHECK(c.catches_all);
+  CHECK(c.type == "...");
+  CHECK(c.rethrows);     // std::rethrow_exception
+  CHECK(c.uses_cause);   // std::current_exception
+  CHECK(!c.throws);      // the lambda's `throw;` is not the handler's
+  CHECK(c.line == 8);
+  CHECK(c.end_line == 11);
+  CHECK(c.function == "api");
+  CHECK(!m->handlers[3].uses_cause);  // "e" in a string is not the variable
+  // Nested: the inner catch-all throws the outer exception (it passes the outer one on, but for
+  // the inner handler that is a new exception); the outer handler itself does not rethrow.
+  CHECK(m->handlers[4].name == "e");
+  CHECK(m->handlers[5].catches_all);
+  CHECK(m->handlers[5].throws);
+  CHECK(!m->handlers[5].rethrows);
+  // throws: the lambda's bare throw is outside any handler's body.
+  std::vector<std::string> t;
+  for (const auto& x : m->throws)
+    t.push_back(std::to_string(x.line) + ":" + x.expr + ":" + x.type + ":" + std::to_string(x.handler));
+  CHECK(join(t) == "7:MyError(\"wrapped\", err):MyError:1|9:::-1|13:e::5");
+}
+
+TEST_CASE("cpp handlers and throws: destructors, new, a file with syntax errors never crashes", "[cpp]") {
+  auto m = cc("Plan::~Plan() {\n  throw new Leak{3};\n}\nvoid f() { try { x(); } catch (int) { throw; }\n");
+  REQUIRE(m->throws.size() == 2);
+  CHECK(m->throws[0].function == "Plan::~Plan");
+  CHECK(m->throws[0].type == "Leak");
+  CHECK(m->throws[1].expr == "");
+  CHECK(m->throws[1].handler == 0);
+  REQUIRE(m->handlers.size() == 1);
+  CHECK(m->handlers[0].rethrows);
+  CHECK(m->handlers[0].type == "int");
+  // Hostile: unterminated try, catch without body, stray braces.
+  for (const char* bad : {"void f() { try { ", "catch (...)", "} catch (...) { throw; } }", "try { } catch ("}) {
+    auto h = cc(bad);
+    CHECK(h->lines.size() >= 1);
+  }
+}
+
+TEST_CASE("cpp includes and ifdefs: guards, chains, include guards, continuations, comments", "[cpp]") {
+  auto m = cc(
+      "#ifndef MYLIB_API_H\n"                    // 1
+      "#define MYLIB_API_H\n"                    // 2
+      "#include <vector>\n"                      // 3
+      "#include \"mylib/types.h\"  // local\n"   // 4
+      "#if defined(_WIN32) || \\\n"              // 5
+      "    defined(_WIN64)\n"                    // 6
+      "#  include <windows.h>\n"                 // 7
+      "#elif defined(__linux__)\n"               // 8
+      "#include <dlfcn.h>\n"                     // 9
+      "#ifndef NDEBUG\n"                         // 10
+      "int debug_only = 1;\n"                    // 11
+      "#endif\n"                                 // 12
+      "#else\n"                                  // 13
+      "#error unsupported\n"                     // 14
+      "#endif\n"                                 // 15
+      "/* #if 0 in a comment\n"                  // 16
+      "#include <nothere.h> */\n"                // 17
+      "#include MYLIB_CONFIG_HEADER\n"           // 18
+      "#endif  // MYLIB_API_H\n");               // 19
+  std::vector<std::string> inc;
+  for (const auto& i : m->includes)
+    inc.push_back(std::to_string(i.line) + ":" + i.path + (i.system ? "<>" : "\"\"") + ":" + i.guard);
+  CHECK(join(inc) ==
+        "3:vector<>:|4:mylib/types.h\"\":|7:windows.h<>:defined(_WIN32) || defined(_WIN64)|"
+        "9:dlfcn.h<>:!(defined(_WIN32) || defined(_WIN64)) && (defined(__linux__))|18:MYLIB_CONFIG_HEADER\"\":");
+  std::vector<std::string> br;
+  for (const auto& b : m->ifdefs)
+    br.push_back(std::to_string(b.line) + "-" + std::to_string(b.end_line) + ":" + b.directive + ":" + b.expr + ":" +
+                 std::to_string(b.depth) + ":" + std::to_string(b.endif_line) + (b.include_guard ? ":guard" : ""));
+  CHECK(join(br) ==
+        "1-18:ifndef:!defined(MYLIB_API_H):0:19:guard|"
+        "5-7:if:defined(_WIN32) || defined(_WIN64):1:15|"
+        "8-12:elif:!(defined(_WIN32) || defined(_WIN64)) && (defined(__linux__)):1:15|"
+        "10-11:ifndef:!defined(NDEBUG):2:12|"
+        "13-14:else:!(defined(_WIN32) || defined(_WIN64) || defined(__linux__)):1:15");
+  REQUIRE(m->ifdefs.size() == 5);
+  CHECK(m->ifdefs[3].guard == "!(defined(_WIN32) || defined(_WIN64)) && (defined(__linux__))");
+  CHECK(m->ifdefs[3].body == "int debug_only = 1;");
+  CHECK(m->ifdefs[1].condition == "defined(_WIN32) || defined(_WIN64)");
+}
+
+TEST_CASE("cpp ifdefs: a default-macro #ifndef is no include guard; unterminated and stray directives", "[cpp]") {
+  auto m = cc("#include <a.h>\n#ifndef MYLIB_API\n#define MYLIB_API\n#endif\nint x;\n");
+  REQUIRE(m->ifdefs.size() == 1);
+  CHECK(!m->ifdefs[0].include_guard);
+  auto u = cc("#if FOO\nint a;\n#else\nint b;\n");
+  REQUIRE(u->ifdefs.size() == 2);
+  CHECK(u->ifdefs[1].end_line == 4);
+  CHECK(u->ifdefs[1].endif_line == 0);
+  auto s = cc("#endif\n#else\nint a;\n#elif X\n");
+  CHECK(s->ifdefs.empty());
+  auto t = cc("#if A \\\n");  // a continuation on the last line
+  REQUIRE(t->ifdefs.size() == 1);
+  CHECK(t->ifdefs[0].condition == "A");
+}

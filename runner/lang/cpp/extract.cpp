@@ -1,4 +1,5 @@
 // C/C++/HIP/CUDA front end: walks a tree-sitter-cpp 0.23.4 tree once and fills the SourceModel.
+#include <cctype>
 #include <cstring>
 #include <unordered_set>
 
@@ -40,11 +41,13 @@ class CppWalker {
     ts_tree_cursor_delete(&c);
     for (size_t i = 0; i < stmt_ranges_.size(); ++i)
       b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
+    finish_handlers();
   }
 
  private:
   Builder& b_;
   std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
+  std::vector<std::pair<int, std::pair<uint32_t, uint32_t>>> pending_handlers_;  ///< index, body bytes
 
   static bool is_container(std::string_view t) {
     return is(t, "translation_unit") || is(t, "compound_statement") || is(t, "declaration_list") ||
@@ -103,6 +106,14 @@ class CppWalker {
       std::string p = b_.str(field(n, "path"));
       if (p.size() >= 2 && (p[0] == '"' || p[0] == '<')) p = p.substr(1, p.size() - 2);
       b_.model.imports.push_back(Import{p, {}, start_line(n)});
+    } else if (is(type, "catch_clause")) {
+      inner.handler = handler(n, ctx);
+    } else if (is(type, "throw_statement")) {
+      throw_statement(n, ctx);
+    } else if (is(type, "return_statement")) {
+      if (ctx.handler >= 0) b_.model.handlers[ctx.handler].returns = true;
+    } else if (is(type, "lambda_expression")) {
+      inner.handler = -1;  // a throw in a lambda is not the handler's
     } else if (is(type, "if_statement")) {
       ++inner.cond;
     } else if (is(type, "switch_statement")) {
@@ -252,6 +263,108 @@ class CppWalker {
 
   void assign(TSNode n, const Ctx& ctx) {
     add_assignment(b_.flat(field(n, "left")), b_.str(field(n, "right")), b_.str(field(n, "operator")), n, ctx);
+  }
+
+  // Collapses runs of whitespace to one space and trims.
+  static std::string collapse(std::string_view t) {
+    std::string out;
+    bool space = false;
+    for (char c : t) {
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        space = true;
+        continue;
+      }
+      if (space && !out.empty()) out += ' ';
+      space = false;
+      out += c;
+    }
+    return out;
+  }
+
+  static bool has_word(std::string_view text, std::string_view word) {
+    if (word.empty()) return false;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t p = text.find(word); p != std::string_view::npos; p = text.find(word, p + 1)) {
+      bool left = p == 0 || !ident(text[p - 1]);
+      bool right = p + word.size() >= text.size() || !ident(text[p + word.size()]);
+      if (left && right) return true;
+    }
+    return false;
+  }
+
+  // Records a catch clause; returns its index. `rethrows`/`throws` are completed by the throw
+  // statements of its body (throw_statement), the rest from the body's blanked text here.
+  int handler(TSNode n, const Ctx& ctx) {
+    CppHandler h;
+    std::pair<uint32_t, uint32_t> body_range{0, 0};
+    TSNode params = field(n, "parameters");
+    for_each_child(params, [&](TSNode p, const char*) {
+      std::string_view t = type_of(p);
+      if (is(t, "...")) {
+        h.catches_all = true;
+      } else if (ts_node_is_named(p) && !is(t, "comment")) {
+        h.type = b_.flat(p);
+        h.name = b_.str(declared_name(field(p, "declarator")));
+      }
+    });
+    if (h.catches_all) h.type = "...";
+    h.line = start_line(n);
+    h.end_line = end_line(n);
+    TSNode body = field(n, "body");
+    if (!ts_node_is_null(body)) {
+      h.body_start = start_line(body);
+      h.body_end = end_line(body);
+      // The text is read after the walk, once comments and strings inside are blanked.
+      uint32_t a = ts_node_start_byte(body), e = ts_node_end_byte(body);
+      if (e > a + 1) body_range = {a + 1, e - 1};
+    }
+    h.function = b_.fn_name(ctx);
+    b_.model.handlers.push_back(std::move(h));
+    int index = static_cast<int>(b_.model.handlers.size()) - 1;
+    pending_handlers_.push_back({index, body_range});
+    return index;
+  }
+
+  // The constructed type of a throw operand: `T(...)`, `T{...}`, `new T(...)` -> "T"; "" for
+  // other operands (a variable, a function's result is indistinguishable from a constructor call
+  // only when named like a type, so calls count).
+  std::string thrown_type(TSNode e) {
+    std::string_view t = type_of(e);
+    if (is(t, "call_expression")) return strip_spaces(b_.flat(field(e, "function")));
+    if (is(t, "compound_literal_expression") || is(t, "new_expression")) return strip_spaces(b_.flat(field(e, "type")));
+    return {};
+  }
+
+  void throw_statement(TSNode n, const Ctx& ctx) {
+    CppThrow t;
+    TSNode e = ts_node_named_child(n, 0);
+    while (!ts_node_is_null(e) && is(type_of(e), "comment")) e = ts_node_next_named_sibling(e);
+    if (!ts_node_is_null(e)) {
+      t.expr = b_.flat(e);
+      t.type = thrown_type(e);
+    }
+    t.handler = ctx.handler;
+    t.line = start_line(n);
+    t.end_line = end_line(n);
+    t.function = b_.fn_name(ctx);
+    if (ctx.handler >= 0) {
+      CppHandler& h = b_.model.handlers[ctx.handler];
+      if (t.expr.empty() || (!h.name.empty() && t.expr == h.name)) h.rethrows = true;
+      else h.throws = true;
+    }
+    b_.model.throws.push_back(std::move(t));
+  }
+
+  // After the walk: the parts of each handler that read its body's blanked code.
+  void finish_handlers() {
+    for (const auto& [i, range] : pending_handlers_) {
+      CppHandler& h = b_.model.handlers[i];
+      h.body = collapse(b_.code_range(range.first, range.second));
+      if (has_word(h.body, "rethrow_exception") || has_word(h.body, "rethrow_if_nested") ||
+          has_word(h.body, "throw_with_nested"))
+        h.rethrows = true;
+      if (has_word(h.body, "current_exception") || has_word(h.body, h.name)) h.uses_cause = true;
+    }
   }
 
   std::string condition_text(TSNode cond) {
