@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <ctime>
+#include <new>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -32,6 +33,7 @@ using Clock = CpuClock;
 namespace {
 
 struct BudgetExceeded {};
+struct MemoryExceeded {};
 
 /// Longest string `+` builds (bytes); a longer result is null, so hostile facts cannot blow up
 /// memory through a chain of joins.
@@ -54,6 +56,11 @@ class Evaluator {
       env_.clear();
       bool hit = false;
       deadline_ = Clock::now() + opts_.rule_budget;
+      if (over_memory()) {
+        out.memory_stopped.push_back("kind " + k->name);
+        kinds_[k->name] = false;
+        continue;
+      }
       try {
         hit = k->when && eval(*k->when).truthy();
       } catch (const FactsError& e) {
@@ -62,6 +69,11 @@ class Evaluator {
         out.internal_diagnostics.push_back("kind `" + k->name + "` stopped: it ran longer than its time budget of " +
                                            std::to_string(opts_.rule_budget.count()) + " ms");
         out.stopped.push_back("kind " + k->name);
+      } catch (const MemoryExceeded&) {
+        out.memory_stopped.push_back("kind " + k->name);
+      } catch (const std::bad_alloc&) {
+        out_of_memory_ = true;
+        out.memory_stopped.push_back("kind " + k->name);
       }
       kinds_[k->name] = hit;
       if (hit) out.kinds.push_back({k->name, k->label});
@@ -100,8 +112,22 @@ class Evaluator {
       found_ = &found;
       seen_.clear();
       deadline_ = Clock::now() + opts_.rule_budget;
+      if (over_memory()) {
+        out.memory_stopped.push_back(r.id);
+        continue;
+      }
       try {
         run_rule(r);
+      } catch (const MemoryExceeded&) {
+        out.memory_stopped.push_back(r.id);
+        continue;
+      } catch (const std::bad_alloc&) {
+        // An allocation the machine refused: the rule's partial work is freed as the stack
+        // unwinds; no later rule starts.
+        found.clear();
+        out_of_memory_ = true;
+        out.memory_stopped.push_back(r.id);
+        continue;
       } catch (const BudgetExceeded&) {
         out.internal_diagnostics.push_back("rule `" + r.id + "` stopped: it ran longer than its time budget of " +
                                            std::to_string(opts_.rule_budget.count()) +
@@ -138,6 +164,11 @@ class Evaluator {
   const EvalOptions& opts_;
   Clock::time_point deadline_;
   mutable uint64_t ticks_ = 0;
+  bool out_of_memory_ = false;  ///< an allocation failed: no later rule starts
+
+  bool over_memory() const {
+    return out_of_memory_ || (opts_.memory_exceeded && opts_.memory_exceeded->load(std::memory_order_relaxed));
+  }
   const PlannedRule* rule_ = nullptr;
   std::vector<Finding>* found_ = nullptr;
   std::unordered_set<std::string> seen_;   ///< file, line, problem of the rule's findings so far
@@ -178,6 +209,7 @@ class Evaluator {
 
   /// Reading the thread's CPU clock is a system call: look at it every 64 iterations.
   void tick() const {
+    if (opts_.memory_exceeded && opts_.memory_exceeded->load(std::memory_order_relaxed)) throw MemoryExceeded{};
     if (++ticks_ % 64 != 0) return;
     if (Clock::now() > deadline_) throw BudgetExceeded{};
   }

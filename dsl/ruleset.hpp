@@ -14,6 +14,7 @@
 // with LoadOptions::strict). The exact texts are pinned in tests/dsl/checker_test.cpp.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -107,6 +108,11 @@ struct EvalOptions {
   /// Called before each rule runs with its id, its 0-based position and the number of rules
   /// that will run (progress output of long runs). May be empty.
   std::function<void(const std::string& rule_id, size_t index, size_t total)> on_rule;
+  /// Set (by a watcher of the process's memory, runner/cli/memory_ceiling.hpp) once the run is
+  /// over its memory ceiling; checked on every loop iteration. The rule running then is stopped,
+  /// its findings dropped, and no later rule or kind starts: all are listed in
+  /// EvalResult::memory_stopped. nullptr = no ceiling.
+  const std::atomic<bool>* memory_exceeded = nullptr;
 };
 
 struct EvalResult {
@@ -116,6 +122,10 @@ struct EvalResult {
   /// Rules (and kinds, as "kind NAME") stopped by their time budget, in evaluation order: their
   /// findings are missing, so the review is incomplete.
   std::vector<std::string> stopped;
+  /// Rules (and kinds, as "kind NAME") stopped, or never started, because the memory ceiling
+  /// was reached (EvalOptions::memory_exceeded, or an allocation that failed), in evaluation
+  /// order: their findings are missing, so the review is incomplete.
+  std::vector<std::string> memory_stopped;
 };
 
 /// Evaluates `program` against `facts`: calls facts.configure(program.data()), then evaluates

@@ -14,6 +14,7 @@
 #include "runner/cli/config.hpp"
 #include "runner/cli/examples.hpp"
 #include "runner/cli/guard.hpp"
+#include "runner/cli/memory_ceiling.hpp"
 #include "runner/cli/merge.hpp"
 #include "runner/cli/review.hpp"
 #include "runner/cli/rulesets.hpp"
@@ -40,7 +41,8 @@ const char* kMainFooter = R"(Examples:
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
 3 input error (git, diff, event, file); 4 incomplete review: a rule stopped by its time budget, a
-file skipped for its size or the parser gave up on it (the findings are still reported; the
+file skipped for its size or the parser gave up on it, the memory ceiling (--max-memory) reached
+(the findings are still reported; the
 output names what was missed; --allow-incomplete exits as if complete).)";
 
 std::optional<dsl::Severity> parse_fail_on(const std::string& s) {
@@ -244,6 +246,13 @@ int run(int argc, char** argv) {
   auto* budget_opt = app.add_option("--rule-budget-ms", o.rule_budget_ms,
                                     "Time budget per rule in milliseconds (default 2000; 60000 with --all); a rule "
                                     "stopped by it makes the review incomplete (exit 4)");
+  std::string max_memory;
+  app.add_option("--max-memory", max_memory,
+                 "Memory ceiling of the run, e.g. 2G, 512M or 40% (default 50% of the machine's memory or of "
+                 "its cgroup's limit, now " + format_bytes(default_memory_ceiling()) + "); past it, the rule running "
+                 "stops, no later rule or file starts, and every output is still written, naming what was skipped: "
+                 "the review is incomplete (exit 4)")
+      ->type_name("SIZE");
   app.add_flag("--allow-incomplete", o.allow_incomplete,
                "Exit as if the review were complete when a rule was stopped by its budget or a file was skipped "
                "for size or not parsed (the outputs still say what was missed)");
@@ -313,6 +322,16 @@ int run(int argc, char** argv) {
     }
     if (*list) return cmd_list(out, err);
     if (*merge) return merge_sarif_files(merge_in, merge_out, out, err);
+    o.max_memory = default_memory_ceiling();
+    if (!max_memory.empty()) {
+      std::string e;
+      std::optional<std::size_t> m = parse_memory_size(max_memory, e);
+      if (!m) {
+        err << "runner: " << e << "\n";
+        return 2;
+      }
+      o.max_memory = *m;
+    }
     // An audit is a batch job over the whole tree: repository-wide rules get time to finish.
     if (o.inputs.all && budget_opt->count() == 0) o.rule_budget_ms = 60000;
 

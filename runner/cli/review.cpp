@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "dsl/ruleset.hpp"
+#include "runner/cli/memory_ceiling.hpp"
 #include "runner/cli/progress.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
@@ -178,6 +179,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     return 2;
   }
 
+  // The memory ceiling is watched from here on: loading the change, parsing and evaluating.
+  MemoryWatch memory(opts.max_memory);
+
   // 2. The change.
   std::shared_ptr<change::Change> change;
   try {
@@ -218,6 +222,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   facts::ChangeFacts::Options fopts;
   fopts.jobs = opts.jobs;
   fopts.max_file_bytes = opts.inputs.max_file_bytes;
+  fopts.memory_exceeded = &memory.exceeded();
   facts::ChangeFacts facts(change, fopts);
   // Long runs (audits) say how far they are: redrawn on a terminal, once a minute in CI logs.
   Progress progress(err, opts.stderr_is_tty, opts.inputs.all ? change->files.size() : 0);
@@ -232,6 +237,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   run.filter = opts.filter;
   std::vector<dsl::Finding> findings;
   std::set<std::string> seen_kinds;
+  std::vector<std::string> memory_stopped;  // rules and kinds the memory ceiling stopped or skipped
   for (const auto& p : programs) {
     run.rulesets.push_back(p->name());
     for (const auto& r : p->rules()) run.rules.push_back(r);
@@ -239,7 +245,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     eo.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
     eo.only_rules = opts.only_rules;
     eo.on_rule = [&progress](const std::string& id, size_t i, size_t n) { progress.rule(id, i, n); };
+    eo.memory_exceeded = &memory.exceeded();
     dsl::EvalResult res = dsl::evaluate(*p, facts, eo);
+    memory_stopped.insert(memory_stopped.end(), res.memory_stopped.begin(), res.memory_stopped.end());
     for (auto& f : res.findings) findings.push_back(std::move(f));
     for (const auto& k : res.kinds)
       if (seen_kinds.insert(k.name).second) run.kinds.emplace_back(k.name, k.label);
@@ -255,6 +263,24 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   }
   progress.finish();
   facts.set_parse_hook(nullptr);
+  // Over the memory ceiling: what was stopped or never started is named, and the run goes on to
+  // write every output (fail closed: the review is incomplete).
+  const bool over_memory = memory.exceeded() || !memory_stopped.empty();
+  if (over_memory) {
+    std::string what;
+    const size_t shown = 12;
+    for (size_t i = 0; i < memory_stopped.size() && i < shown; ++i)
+      what += (i ? ", " : "") + memory_stopped[i];
+    if (memory_stopped.size() > shown) what += " and " + std::to_string(memory_stopped.size() - shown) + " more";
+    std::string at = memory.seen_at() ? " (resident " + format_bytes(memory.seen_at()) + ")" : std::string();
+    run.incomplete.push_back(
+        "the memory ceiling of " + format_bytes(opts.max_memory) + at + " was reached" +
+        (memory_stopped.empty() ? std::string(" after every rule had run")
+                                : ": " + std::to_string(memory_stopped.size()) +
+                                      (memory_stopped.size() == 1 ? " rule was" : " rules were") +
+                                      " stopped or not evaluated (" + what + "), so their findings are missing") +
+        "; raise --max-memory, or review fewer files at once (--shard)");
+  }
   // So does a changed file skipped for its size, or one a rule read that was skipped or that the
   // parser gave up on (binary files are not reviewed by design and do not count).
   for (const auto& f : change->files)
@@ -374,11 +400,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     }
   }
   // Differential review: findings the base already has are pre-existing (runner/pipeline/differential.hpp).
-  if (opts.differential && !opts.inputs.all) {
+  if (opts.differential && !opts.inputs.all && over_memory) {
+    err << "note: the differential review was skipped (the memory ceiling was reached): every finding counts as new\n";
+  } else if (opts.differential && !opts.inputs.all) {
     pipeline::DifferentialOptions dopts;
     dopts.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
     dopts.jobs = opts.jobs;
     dopts.max_file_bytes = opts.inputs.max_file_bytes;
+    dopts.memory_exceeded = &memory.exceeded();
     auto stats = pipeline::mark_pre_existing(change, programs, dopts, findings);
     run.differential = stats.ran;
     if (size_t n = stats.pre_existing)

@@ -44,6 +44,10 @@ struct ReviewOptions {
   int api_deadline_s = 120;                 ///< all GitHub API work of the run together (--api-deadline)
   int jobs = 0;                             ///< parser threads (0 = cores)
   int rule_budget_ms = 2000;
+  /// --max-memory: once the process's resident memory passes this many bytes, the rule running
+  /// stops, no later rule or file starts, and the outputs are written saying what was skipped;
+  /// the review is incomplete (runner/cli/memory_ceiling.hpp). 0 = no ceiling.
+  std::size_t max_memory = 0;
   /// Exit with the findings' code even when the review is incomplete (a rule stopped by its
   /// budget, a file skipped for size or not parsed); the reports still say it is incomplete.
   bool allow_incomplete = false;

@@ -216,6 +216,11 @@ std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool 
 std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& path, bool base,
                                                             std::optional<std::string> text) {
   if (!text) return nullptr;
+  if (options_.memory_exceeded && options_.memory_exceeded->load(std::memory_order_relaxed)) {
+    std::lock_guard lock(mu_);
+    incomplete_.push_back((base ? "base of " : "") + path + ": not analysed (the memory ceiling was reached)");
+    return nullptr;
+  }
   lang::AnalyzeOptions o;
   o.max_bytes = options_.max_file_bytes;
   o.analyses = analyses_wanted_.load();  // run them on this tree: saves a second parse later

@@ -51,6 +51,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     int jobs = 0;                        ///< parser threads for repo-wide scopes; 0 = all cores
     size_t max_file_bytes = 2 * 1024 * 1024;  ///< larger files are skipped with a note
     std::vector<std::string> skip_globs = default_skip_globs();  ///< repo/glob scopes skip these
+    /// Set once the run is over its memory ceiling (runner/cli/memory_ceiling.hpp): files not
+    /// parsed yet are not parsed (no facts; listed by incomplete() as "PATH: not analysed (the
+    /// memory ceiling was reached)"). nullptr = no ceiling.
+    const std::atomic<bool>* memory_exceeded = nullptr;
   };
 
   /// `change` must be non-null with a non-null content source.
@@ -75,7 +79,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<std::string> notes() const;
 
   /// Files whose facts are missing although a rule read them, as "PATH: why" in parse order:
-  /// over the size limit (--max-file-size) or the parser gave up. Binary files are not listed.
+  /// over the size limit (--max-file-size), the parser gave up, or not parsed once the memory
+  /// ceiling was reached. Binary files are not listed.
   std::vector<std::string> incomplete() const;
 
   /// The model of one file side (parsed on first use). nullptr when the file has no text.

@@ -106,10 +106,12 @@ DifferentialStats mark_pre_existing(const std::shared_ptr<const change::Change>&
     facts::ChangeFacts::Options fopts;
     fopts.jobs = options.jobs;
     fopts.max_file_bytes = options.max_file_bytes;
+    fopts.memory_exceeded = options.memory_exceeded;
     facts::ChangeFacts facts(base, fopts);
     for (const auto& p : programs) {
       dsl::EvalOptions eo;
       eo.rule_budget = options.rule_budget;
+      eo.memory_exceeded = options.memory_exceeded;
       for (const auto& r : p->rules())
         if (rules.count(r.id)) eo.only_rules.push_back(r.id);
       if (eo.only_rules.empty()) continue;

@@ -13,6 +13,7 @@
 //   auto stats = pipeline::mark_pre_existing(change, programs, {}, findings);
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -28,6 +29,9 @@ struct DifferentialOptions {
   std::chrono::milliseconds rule_budget{2000};  ///< per rule, as in the head evaluation
   int jobs = 0;                                 ///< parser threads (0 = cores)
   std::size_t max_file_bytes = 2 * 1024 * 1024; ///< larger base files are skipped
+  /// The run's memory-ceiling flag (dsl::EvalOptions::memory_exceeded): once set, the base
+  /// evaluation stops, and the findings it did not reach stay new (never pre-existing).
+  const std::atomic<bool>* memory_exceeded = nullptr;
 };
 
 /// What the step did (for the run's notes and the benchmarks).
