@@ -519,9 +519,18 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
           github::StickyOptions so;
           if (!env.get("GITHUB_WORKFLOW").empty() || !env.get("GITHUB_JOB").empty())
             so.scope = env.get("GITHUB_WORKFLOW") + "/" + env.get("GITHUB_JOB");
+          // Actions' GraphQL URL, when it is on the API's host (the token never goes elsewhere).
+          auto origin = [](const std::string& u) {
+            auto s = u.find("://");
+            return s == std::string::npos ? std::string() : u.substr(0, u.find('/', s + 3));
+          };
+          std::string gql = env.get("GITHUB_GRAPHQL_URL");
+          if (!gql.empty() && origin(gql) == origin(co.api_url)) so.graphql_url = gql;
           auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card, so);
           if (r.outcome == github::CommentOutcome::NoPermission || r.outcome == github::CommentOutcome::Failed)
             err << "warning: the verdict comment was not written: " << r.message << "\n";
+          else if (!r.warning.empty())
+            err << "warning: " << r.warning << "\n";
         }
       }
     }

@@ -1,5 +1,6 @@
 #include "runner/github/comment.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "runner/github/check_run.hpp"
@@ -74,6 +75,48 @@ std::string token_login(Client& client, std::string& error) {
   return {};
 }
 
+std::string graphql_url_for(std::string_view api_url) {
+  std::string u(api_url);
+  while (!u.empty() && u.back() == '/') u.pop_back();
+  const std::string v3 = "/api/v3";
+  if (u.size() >= v3.size() && u.compare(u.size() - v3.size(), v3.size(), v3) == 0)
+    return u.substr(0, u.size() - v3.size()) + "/api/graphql";
+  return u + "/graphql";
+}
+
+bool minimised_comments(Client& client, const std::string& graphql_url, const std::vector<std::string>& node_ids,
+                        std::vector<std::string>& minimised, std::string& error) {
+  minimised.clear();
+  if (node_ids.empty()) return true;
+  nlohmann::json body = {
+      {"query", "query($ids:[ID!]!){nodes(ids:$ids){... on IssueComment{id isMinimized}}}"},
+      {"variables", {{"ids", node_ids}}}};
+  Response r = client.post(graphql_url, body);
+  if (!r.ok()) {
+    error = describe_failure(r);
+    return false;
+  }
+  auto j = r.json();
+  if (j.is_object() && j.contains("errors") && j["errors"].is_array() && !j["errors"].empty()) {
+    const auto& e = j["errors"][0];
+    error = "GraphQL: " + (e.is_object() && e.contains("message") && e["message"].is_string()
+                               ? e["message"].get<std::string>()
+                               : std::string("an error"));
+    return false;
+  }
+  if (!j.is_object() || !j.contains("data") || !j["data"].is_object() || !j["data"].contains("nodes") ||
+      !j["data"]["nodes"].is_array()) {
+    error = "POST " + r.path + ": the answer has no data.nodes list";
+    return false;
+  }
+  for (const auto& n : j["data"]["nodes"]) {
+    if (!n.is_object() || !n.contains("id") || !n["id"].is_string()) continue;  // null: not found
+    if (n.contains("isMinimized") && n["isMinimized"].is_boolean() && n["isMinimized"].get<bool>())
+      minimised.push_back(n["id"].get<std::string>());
+  }
+  return true;
+}
+
 CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long long number,
                                     std::string_view ruleset, std::string_view body_markdown,
                                     const StickyOptions& options) {
@@ -100,6 +143,7 @@ CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long 
       return out;
     }
 
+    std::vector<const nlohmann::json*> ours;
     for (const auto& c : list.items) {
       if (!c.is_object() || !c.contains("body") || !c["body"].is_string() || !c.contains("id") ||
           !c["id"].is_number_integer())
@@ -109,7 +153,31 @@ CommentResult upsert_sticky_comment(Client& client, std::string_view repo, long 
       if (!c.contains("user") || !c["user"].is_object() || !c["user"].contains("login") ||
           !c["user"]["login"].is_string() || !iequal(c["user"]["login"].get<std::string>(), owner))
         continue;
+      ours.push_back(&c);
+    }
+    // A minimised comment of ours is hidden from readers: it no longer carries the verdict.
+    std::string warning;
+    if (!ours.empty()) {
+      std::vector<std::string> ids, hidden;
+      for (const auto* c : ours)
+        if (c->contains("node_id") && (*c)["node_id"].is_string()) ids.push_back((*c)["node_id"].get<std::string>());
+      std::string gerror;
+      std::string gurl = options.graphql_url.empty() ? graphql_url_for(client.options().api_url) : options.graphql_url;
+      if (ids.size() < ours.size()) {
+        warning = "cannot tell whether our comment is minimised (the comment list has no node_id); it was updated in place";
+      } else if (!minimised_comments(client, gurl, ids, hidden, gerror)) {
+        warning = "cannot tell whether our comment is minimised (" + gerror + "); it was updated in place";
+      } else {
+        std::erase_if(ours, [&](const nlohmann::json* c) {
+          return std::find(hidden.begin(), hidden.end(), (*c)["node_id"].get<std::string>()) != hidden.end();
+        });
+      }
+    }
+
+    for (const auto* cp : ours) {
+      const auto& c = *cp;
       CommentResult out;
+      out.warning = warning;
       out.outcome = round > 0 ? CommentOutcome::Created : CommentOutcome::Updated;
       out.comment_id = c["id"].get<long long>();
       if (c.contains("html_url") && c["html_url"].is_string()) out.html_url = c["html_url"].get<std::string>();

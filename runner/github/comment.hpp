@@ -12,12 +12,19 @@
 //   PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}
 //   POST  /repos/{owner}/{repo}/issues/{number}/comments
 // A comment body holds at most 65,536 characters; longer bodies are cut with a note.
+// A comment of ours that a maintainer minimised (hidden as outdated, off-topic, …) no longer
+// carries the verdict: nobody sees it unfolded. REST does not say whether a comment is minimised;
+// GraphQL does (`IssueComment.isMinimized`), reached from the REST comment's `node_id`:
+//   POST /graphql  {"query": "query($ids:[ID!]!){nodes(ids:$ids){... on IssueComment{id isMinimized}}}", …}
+// (GitHub Enterprise Server: https://HOST/api/graphql, Actions' GITHUB_GRAPHQL_URL). A minimised
+// comment of ours is left as it is and a new one is posted.
 //
 //   auto r = review::github::upsert_sticky_comment(client, "o/r", 7, "atom", card_markdown);
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runner/github/client.hpp"
 
@@ -37,6 +44,9 @@ struct CommentResult {
   /// One line for the user. NoPermission: "the token cannot write pull request comments —
   /// the verdict is in the step summary only". Failed: describe_failure() of the failing call.
   std::string message;
+  /// Set when the comment was written but something could not be checked: "cannot tell whether
+  /// comment N is minimised (…); it was updated in place". Empty otherwise.
+  std::string warning;
 };
 
 /// Who may own the sticky comment, and which run it belongs to.
@@ -46,7 +56,19 @@ struct StickyOptions {
   std::string scope;
   /// The login whose comment carries the verdict; "" = the token's own (see above).
   std::string owner;
+  /// The GraphQL endpoint; "" = derived from the client's api_url: ".../api/v3" becomes
+  /// ".../api/graphql" (GitHub Enterprise Server), anything else gets "/graphql" appended.
+  std::string graphql_url;
 };
+
+/// The GraphQL endpoint that belongs to REST base URL `api_url` (see StickyOptions::graphql_url).
+std::string graphql_url_for(std::string_view api_url);
+
+/// Which of the comments with these GraphQL node ids are minimised: ids in, the minimised ones
+/// out. Returns false and sets `error` when GitHub cannot answer (HTTP failure, GraphQL `errors`,
+/// an answer without `data.nodes`). Never throws.
+bool minimised_comments(Client& client, const std::string& graphql_url, const std::vector<std::string>& node_ids,
+                        std::vector<std::string>& minimised, std::string& error);
 
 /// `<!-- review-action:NAME -->`, or `<!-- review-action:NAME job=SCOPE -->`; characters other
 /// than [A-Za-z0-9._/-] become '_' so the marker can never close the HTML comment early.
@@ -61,8 +83,10 @@ std::string sticky_body(std::string_view ruleset, std::string_view body_markdown
 std::string token_login(Client& client, std::string& error);
 
 /// Finds the first comment on pull request `number` of `repo` ("owner/name") whose body starts
-/// with sticky_marker(`ruleset`, scope) and whose author is the owner (all pages), PATCHes it with
-/// sticky_body(), else POSTs a new one. Comments of anyone else are ignored, marker or not. Never
+/// with sticky_marker(`ruleset`, scope), whose author is the owner (all pages) and that is not
+/// minimised (minimised_comments()), PATCHes it with sticky_body(), else POSTs a new one. When
+/// GitHub cannot say which comments are minimised, the first one of ours is used and
+/// CommentResult::warning says so. Comments of anyone else are ignored, marker or not. Never
 /// creates a second comment of ours when one exists. When the existing body is already identical,
 /// nothing is written (outcome Updated). A listing that is not a JSON array is a failure (never
 /// read as "no comment yet"). Never throws.

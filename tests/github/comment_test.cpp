@@ -20,9 +20,10 @@ ClientOptions quiet(const std::string& url, std::vector<std::string>* log) {
   return o;
 }
 
+// REST requests of `method` (the GraphQL query for minimised comments is a POST too; not counted).
 size_t count(const std::vector<nlohmann::json>& reqs, const std::string& method) {
   size_t n = 0;
-  for (auto& r : reqs) n += r["method"] == method;
+  for (auto& r : reqs) n += r["method"] == method && r["path"] != "/graphql";
   return n;
 }
 
@@ -160,4 +161,54 @@ TEST_CASE("sticky comment: a create answered 502 after it was applied is not pos
   auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## BLOCK");
   CHECK(r.outcome == CommentOutcome::Created);
   CHECK(count(mock.requests(), "POST") == 1);
+}
+
+TEST_CASE("sticky comment: a minimised comment of ours no longer carries the verdict", "[github][comment]") {
+  // Our old comment (id 1) was hidden by a maintainer; id 2 is a stranger's copy of the marker.
+  MockGithub mock(nlohmann::json::parse(R"({"comments": {"initial": [
+      {"id": 1, "node_id": "IC_one", "minimized": true, "body": "<!-- review-action:atom -->\n## BLOCK",
+       "user": {"login": "github-actions[bot]"}},
+      {"id": 2, "body": "<!-- review-action:atom -->\n## LGTM", "user": {"login": "mallory"}}]}})"));
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## BLOCK again");
+  CHECK(r.outcome == CommentOutcome::Created);
+  CHECK(r.warning.empty());
+  auto reqs = mock.requests();
+  CHECK(count(reqs, "PATCH") == 0);  // the hidden comment is left as it is
+  // GraphQL was asked about our comment only, by its REST node_id.
+  int asked = 0;
+  for (const auto& q : reqs)
+    if (q["path"] == "/graphql") {
+      ++asked;
+      CHECK(q["body"]["variables"]["ids"] == nlohmann::json::array({"IC_one"}));
+      CHECK(q["body"]["query"].get<std::string>().find("isMinimized") != std::string::npos);
+    }
+  CHECK(asked == 1);
+  // The next run updates the new, visible comment, never the hidden one.
+  auto again = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "## LGTM");
+  CHECK(again.outcome == CommentOutcome::Updated);
+  CHECK(again.comment_id == r.comment_id);
+  CHECK(again.comment_id != 1);
+  CHECK(count(mock.requests(), "PATCH") == 1);
+}
+
+TEST_CASE("sticky comment: when GraphQL cannot answer, our comment is updated with a warning", "[github][comment]") {
+  MockGithub mock(nlohmann::json::parse(R"({
+      "routes": [{"method": "POST", "path": "/graphql",
+                  "responses": [{"status": 200, "body": {"errors": [{"message": "Resource not accessible"}]}}]}],
+      "comments": {"initial": [{"id": 5, "body": "<!-- review-action:atom -->\nold",
+                                "user": {"login": "github-actions[bot]"}}]}})"));
+  std::vector<std::string> log;
+  Client c(quiet(mock.url(), &log));
+  auto r = review::github::upsert_sticky_comment(c, "o/r", 7, "atom", "new");
+  CHECK(r.outcome == CommentOutcome::Updated);
+  CHECK(r.comment_id == 5);
+  CHECK(r.warning ==
+        "cannot tell whether our comment is minimised (GraphQL: Resource not accessible); it was updated in place");
+}
+
+TEST_CASE("graphql_url_for: github.com and GitHub Enterprise Server", "[github][comment]") {
+  CHECK(review::github::graphql_url_for("https://api.github.com") == "https://api.github.com/graphql");
+  CHECK(review::github::graphql_url_for("https://ghe.example.com/api/v3/") == "https://ghe.example.com/api/graphql");
 }

@@ -26,6 +26,10 @@ Without a matching route the server behaves like a small GitHub:
     GET   /repos/{o}/{r}/issues/{n}/comments        -> 200 page of stored comments, Link rel="next"
     POST  /repos/{o}/{r}/issues/{n}/comments        -> 201 stored comment
     PATCH /repos/{o}/{r}/issues/comments/{id}       -> 200 updated comment (404 if unknown)
+    POST  /graphql (or /api/graphql)                -> nodes(ids: ...) of stored comments, by their
+                                                       node_id ("IC_<id>" unless given):
+                                                       {"data": {"nodes": [{"id", "isMinimized"}]}};
+                                                       a comment's "minimized": true sets isMinimized
     GET   /<path> of a file under --files DIR       -> 200 its bytes (release assets:
                                                        /{o}/{r}/releases/download/{tag}/{name})
     anything else                                   -> 404 {"message": "Not Found"}
@@ -51,6 +55,9 @@ class State:
         comments = scenario.get("comments", {})
         self.per_page = int(comments.get("per_page", 30))
         self.comments = [dict(c) for c in comments.get("initial", [])]
+        for c in self.comments:  # REST comments carry their GraphQL id
+            if "id" in c:
+                c.setdefault("node_id", "IC_%d" % c["id"])
         self.next_id = 1000 + max([c.get("id", 0) for c in self.comments] + [0])
         self.next_check = 1
         self.check_runs = []
@@ -156,11 +163,18 @@ def make_handler(state):
                 return self._answer(200, items, headers)
             if m and self.command == "POST":
                 state.next_id += 1
-                c = {"id": state.next_id, "body": (body or {}).get("body", ""),
+                c = {"id": state.next_id, "node_id": "IC_%d" % state.next_id, "body": (body or {}).get("body", ""),
                      "user": {"login": state.author, "type": "Bot"},
                      "html_url": "http://mock/comments/%d" % state.next_id}
                 state.comments.append(c)
                 return self._answer(201, c)
+            if path in ("/graphql", "/api/graphql") and self.command == "POST":
+                ids = ((body or {}).get("variables") or {}).get("ids") or [] if isinstance(body, dict) else []
+                nodes = []
+                for i in ids:
+                    hit = [c for c in state.comments if c.get("node_id", "IC_%d" % c["id"]) == i]
+                    nodes.append({"id": i, "isMinimized": bool(hit[0].get("minimized"))} if hit else None)
+                return self._answer(200, {"data": {"nodes": nodes}})
             m = re.fullmatch(r"/repos/[^/]+/[^/]+/issues/comments/(\d+)", path)
             if m and self.command == "PATCH":
                 for c in state.comments:
