@@ -290,3 +290,61 @@ TEST_CASE("two-folder mode reads a symbolic link as a link, never the file it po
   CHECK(r.out.find("SECRET_VALUE") == std::string::npos);
   CHECK(r.err.find("SECRET_VALUE") == std::string::npos);
 }
+
+TEST_CASE("work-tree mode reads a symbolic link as a link, never the file it points to") {
+  TempDir t;
+  write(t.path / "outside/secret.py", "def f():\n    print(\"SECRET_VALUE\")\n");
+  write(t.path / "repo/a.py", "x = 0\n");
+  std::string git = "cd '" + (t.path / "repo").string() + "' && git init -q -b main && git -c user.email=t@e.invalid "
+                    "-c user.name=t add . && git -c user.email=t@e.invalid -c user.name=t commit -qm base";
+  REQUIRE(std::system(git.c_str()) == 0);
+  write(t.path / "repo/a.py", "x = 1\n");
+  fs::create_symlink(t.path / "outside/secret.py", t.path / "repo/leak.py");  // untracked, in the work tree
+  auto r = run_runner((t.path / "repo").string(),
+                      {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules", "--work-tree",
+                       "--base", "HEAD", "--filter", "all", "--format", "json"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code != 2);
+  CHECK(r.out.find("SECRET_VALUE") == std::string::npos);
+  CHECK(r.err.find("SECRET_VALUE") == std::string::npos);
+  CHECK(r.out.find("\"rule_id\": \"PRINT1\"") == std::string::npos);  // the print() behind the link is no code
+}
+
+TEST_CASE("a rule stopped by its budget makes the review incomplete, the same way on every run") {
+  TempDir t;
+  write(t.path / "slow.rules", R"(ruleset s "s" {
+  version 1
+}
+rule SLOW "a join that cannot finish in 1 ms" {
+  severity block
+  for a in lines(changed)
+  for b in lines(changed) where a.line * b.line == 0 - 1
+  problem "line {a.line} and line {b.line}"
+  impact "i"
+  action "Author should look"
+}
+rule FAST "print" {
+  severity warn
+  for c in calls(changed) where c.added and c.callee == "print"
+  problem "`{c.text}` at line {c.line}"
+  impact "i"
+  action "Author should log instead"
+}
+)");
+  write(t.path / "base/k.py", "x = 0\n");
+  std::string src;
+  for (int i = 0; i < 3000; ++i) src += "v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  write(t.path / "head/k.py", src + "print(1)\n");
+  // Six runs on a budget the rule cannot meet: always incomplete (exit 4), never LGTM.
+  for (int run = 0; run < 6; ++run) {
+    auto r = run_runner(t.path.string(), {"--ruleset", "./slow.rules", "--base-dir", "base", "--head-dir", "head",
+                                          "--rule-budget-ms", "1", "--format", "json"});
+    INFO(run << ": " << r.err);
+    CHECK(r.exit_code == 4);
+    CHECK(r.out.find("rule SLOW stopped by its time budget of 1 ms") != std::string::npos);
+    CHECK(r.out.find("\"rule_id\": \"FAST\"") != std::string::npos);  // the other rule still reports
+  }
+  auto allowed = run_runner(t.path.string(), {"--ruleset", "./slow.rules", "--base-dir", "base", "--head-dir", "head",
+                                              "--rule-budget-ms", "1", "--fail-on", "warn", "--allow-incomplete"});
+  CHECK(allowed.exit_code == 1);  // the findings' own exit code
+}
