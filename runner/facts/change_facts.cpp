@@ -327,6 +327,11 @@ void ChangeFacts::note(const std::string& text) {
   if (std::find(notes_.begin(), notes_.end(), text) == notes_.end()) notes_.push_back(text);
 }
 
+void ChangeFacts::incomplete(const std::string& text) {
+  std::lock_guard lock(mu_);
+  if (std::find(incomplete_.begin(), incomplete_.end(), text) == incomplete_.end()) incomplete_.push_back(text);
+}
+
 const std::vector<FactPtr>& ChangeFacts::file_facts(const std::string& source, const FileRef& ref) {
   std::string key = source + (ref.base ? "\x1f" "b:" : "\x1f" "h:") + ref.path;
   auto it = file_cache_.find(key);

@@ -79,8 +79,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<std::string> notes() const;
 
   /// Files whose facts are missing although a rule read them, as "PATH: why" in parse order:
-  /// over the size limit (--max-file-size), the parser gave up, or not parsed once the memory
-  /// ceiling was reached. Binary files are not listed.
+  /// over the size limit (--max-file-size), the parser gave up, not parsed once the memory
+  /// ceiling was reached, or a source could not read the file at all
+  /// (SourceContext::incomplete: malformed workflow YAML). Binary files are not listed.
   std::vector<std::string> incomplete() const;
 
   /// The model of one file side (parsed on first use). nullptr when the file has no text.
@@ -96,6 +97,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
   void note(const std::string& text) override;
+  void incomplete(const std::string& text) override;
 
   void prefetch_models(const std::vector<FileRef>& refs);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed

@@ -21,7 +21,9 @@ constexpr Factory kSources[] = {
     &make_branches_source,    &make_dispatch_cases_source, &make_unbound_reads_source, &make_classes_source, &make_attributes_source,
     &make_clones_source,      &make_siblings_source,       &make_symbols_source,
     &make_handlers_source,    &make_throws_source,         &make_includes_source,
-    &make_ifdefs_source,      &make_cmake_commands_source, &make_sections_source,
+    &make_ifdefs_source,      &make_cmake_commands_source, &make_cmake_targets_source,
+    &make_cmake_installs_source, &make_workflows_source,   &make_jobs_source,
+    &make_steps_source,       &make_sections_source,
     &make_location_shape,     &make_construct_shape,
 };
 

@@ -80,6 +80,11 @@ class SourceContext {
   /// Records a note for the user ("PATH: not analysed (why)"), once however often it is given.
   /// Thread-safe.
   virtual void note(const std::string& text) = 0;
+  /// Records that facts are missing ("PATH: not analysed: why, with the position"): the review
+  /// is reported incomplete (exit code 4 unless --allow-incomplete), once however often it is
+  /// given. For files a source cannot read at all (malformed YAML), so that a rule looking for
+  /// something missing never passes silently on them. Thread-safe.
+  virtual void incomplete(const std::string& text) = 0;
 };
 
 /// One fact source. Implementations are stateless (`build*` are const) and live one per file

@@ -26,6 +26,11 @@ std::unique_ptr<Source> make_clones_source();          // clones.cpp
 std::unique_ptr<Source> make_siblings_source();        // siblings.cpp
 std::unique_ptr<Source> make_symbols_source();         // symbols.cpp
 std::unique_ptr<Source> make_cmake_commands_source();  // cmake_commands.cpp
+std::unique_ptr<Source> make_cmake_targets_source();   // cmake_targets.cpp
+std::unique_ptr<Source> make_cmake_installs_source();  // cmake_targets.cpp
+std::unique_ptr<Source> make_workflows_source();       // workflows.cpp
+std::unique_ptr<Source> make_jobs_source();            // workflows.cpp
+std::unique_ptr<Source> make_steps_source();           // workflows.cpp
 std::unique_ptr<Source> make_sections_source();        // sections.cpp
 std::unique_ptr<Source> make_handlers_source();        // handlers.cpp
 std::unique_ptr<Source> make_throws_source();          // throws.cpp

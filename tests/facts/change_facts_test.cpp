@@ -63,7 +63,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls assignments statements branches "
         "dispatch_cases unbound_reads classes attributes clones siblings symbols handlers throws includes ifdefs "
-        "cmake_commands sections location construct ");
+        "cmake_commands cmake_targets cmake_installs workflows jobs steps sections location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
   CHECK(schema[0].takes_scope == false);
@@ -450,6 +450,47 @@ TEST_CASE("handlers, throws, includes and ifdefs: C++ facts with their added mar
         "src/api.cpp:2 directive=ifdef condition=_WIN32 expr=defined(_WIN32) end_line=3 endif_line=6 added=true\n"
         "src/api.cpp:4 directive=else condition= expr=!(defined(_WIN32)) end_line=5 endif_line=6 added=true\n");
   CHECK(facts->query("handlers", review::dsl::Scope{review::dsl::Scope::Kind::Base, {}}).size() == 1);
+}
+
+TEST_CASE("workflows, jobs and steps: added marks; malformed YAML makes the review incomplete", "[facts]") {
+  ChangeBuilder b;
+  b.file(".github/workflows/ci.yml",
+         "on: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n",
+         "on:\n  pull_request:\n    paths: [src/**]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n"
+         "  gpu:\n    runs-on: [self-hosted, mi300]\n    timeout-minutes: 60\n    steps:\n      - uses: actions/checkout@v4\n"
+         "      - name: Test\n        run: ctest\n");
+  b.added(".github/workflows/broken.yml", "on: push\njobs:\n  t:\n    runs-on: [x\n");
+  b.added("ci/not-a-workflow.yml", "on: push\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("workflows", kChanged), {"triggers", "pull_request", "pr_paths", "jobs", "added"}) ==
+        ".github/workflows/ci.yml:1 triggers=pull_request pull_request=true pr_paths=src/** jobs=2 added=true\n");
+  CHECK(dump(facts->query("jobs", kChanged), {"id", "runs_on", "runner_labels", "timeout_minutes", "steps", "added", "runs_on_added", "end_line"}) ==
+        ".github/workflows/ci.yml:5 id=build runs_on=ubuntu-latest runner_labels=ubuntu-latest timeout_minutes=0 steps=1 "
+        "added=false runs_on_added=false end_line=8\n"
+        ".github/workflows/ci.yml:9 id=gpu runs_on=self-hosted, mi300 runner_labels=self-hosted, mi300 timeout_minutes=60 "
+        "steps=2 added=true runs_on_added=true end_line=15\n");
+  CHECK(dump(facts->query("steps", kChanged), {"job", "index", "name", "uses", "run", "run_line", "added"}) ==
+        ".github/workflows/ci.yml:8 job=build index=0 name= uses= run=make run_line=8 added=false\n"
+        ".github/workflows/ci.yml:13 job=gpu index=0 name= uses=actions/checkout@v4 run= run_line=0 added=true\n"
+        ".github/workflows/ci.yml:14 job=gpu index=1 name=Test uses= run=ctest run_line=15 added=true\n");
+  auto inc = facts->incomplete();
+  REQUIRE(inc.size() == 1);
+  CHECK(inc[0].rfind(".github/workflows/broken.yml: not analysed: workflow YAML error at 5:", 0) == 0);
+}
+
+TEST_CASE("cmake_targets and cmake_installs: per file, with added marks", "[facts]") {
+  ChangeBuilder b;
+  b.file("lib/CMakeLists.txt", "add_library(core SHARED a.cpp)\ninstall(TARGETS core)\n",
+         "add_library(core SHARED a.cpp)\ninstall(TARGETS core)\nadd_library(plugin MODULE p.cpp)\n"
+         "set_target_properties(plugin PROPERTIES OUTPUT_NAME mylib_plugin)\n"
+         "install(DIRECTORY include/ DESTINATION include)\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("cmake_targets", kChanged), {"name", "kind", "output_name", "added"}) ==
+        "lib/CMakeLists.txt:1 name=core kind=shared output_name=core added=false\n"
+        "lib/CMakeLists.txt:3 name=plugin kind=module output_name=mylib_plugin added=true\n");
+  CHECK(dump(facts->query("cmake_installs", kChanged), {"kind", "targets", "covers", "added"}) ==
+        "lib/CMakeLists.txt:2 kind=TARGETS targets=core covers= added=false\n"
+        "lib/CMakeLists.txt:5 kind=DIRECTORY targets= covers=lib/include/** added=true\n");
 }
 
 TEST_CASE("caching: each file parsed once per side whatever the sources; results cached", "[facts]") {

@@ -96,7 +96,9 @@ ChangeBuilder fixture() {
   b.file("src/k.cpp", "int f() { return 0; }\n",
          "#include <vector>\nnamespace n {\nint f(int x) {\n  if (x == 1) { return g(x); }\n  int y = 2;\n  return y;\n}\n}\n"
          "#ifndef NDEBUG\nint h() { try { return f(1); } catch (...) { throw std::runtime_error(\"h\"); } }\n#endif\n");
-  b.file("CMakeLists.txt", "project(x)\n", "project(x)\nif(HIP)\n  add_library(k STATIC\n    k.hip)\nendif()\n");
+  b.file("CMakeLists.txt", "project(x)\n", "project(x)\nif(HIP)\n  add_library(k STATIC\n    k.hip)\nendif()\ninstall(TARGETS k)\n");
+  b.file(".github/workflows/ci.yml", "on: push\njobs: {}\n",
+         "on:\n  pull_request:\n    paths: [src/**]\njobs:\n  t:\n    runs-on: [self-hosted, mi300]\n    steps:\n      - run: ctest\n");
   b.file("docs/guide.md", "# Guide\nold\n", "# Guide\ntext\n## Usage\nrun\n");
   b.unchanged("pkg/r.py", "def r():\n    return helper()\n");
   b.change.pr.number = 7;
