@@ -348,3 +348,19 @@ rule FAST "print" {
                                               "--rule-budget-ms", "1", "--fail-on", "warn", "--allow-incomplete"});
   CHECK(allowed.exit_code == 1);  // the findings' own exit code
 }
+
+TEST_CASE("a baseline that is a link out of the repository is refused, never printed") {
+  TempDir t;
+  write(t.path / "secret.txt", "TOKEN=hunter2\n");
+  write(t.path / "repo/a.py", "x = 1\n");
+  write(t.path / "base/a.py", "x = 0\n");
+  fs::create_symlink(t.path / "secret.txt", t.path / "repo/baseline.txt");
+  auto r = run_runner((t.path / "repo").string(),
+                      {"--ruleset", std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli/mini.rules", "--baseline",
+                       "baseline.txt", "--base-dir", "../base", "--head-dir", "."});
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("symbolic link") != std::string::npos);
+  CHECK(r.err.find("hunter2") == std::string::npos);
+  CHECK(r.out.find("hunter2") == std::string::npos);
+}

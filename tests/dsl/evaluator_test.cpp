@@ -1,4 +1,5 @@
 // Evaluator semantics, table-driven: each row is a rule body evaluated over one small fact set.
+#include <atomic>
 #include <chrono>
 
 #include "catch.hpp"
@@ -241,6 +242,29 @@ TEST_CASE("evaluator: time budget stops one rule, others run") {
   CHECK(res.internal_diagnostics[0] == "rule `SLOW` stopped: it ran longer than its time budget of 20 ms; its findings are dropped");
   REQUIRE(res.findings.size() == 1);
   CHECK(res.findings[0].rule_id == "FAST");
+}
+
+TEST_CASE("evaluator: past the memory ceiling the rule running stops and no later rule or kind starts") {
+  MemoryFacts m;
+  fill(m);
+  std::string text =
+      "kind big \"big\" when count(l in lines(changed)) > 0\n"
+      "rule A \"a\" {\n  for l in lines\n  problem \"{l.text}\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n"
+      "rule B \"b\" {\n  problem \"b\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  std::atomic<bool> over{false};
+  EvalOptions o;
+  o.memory_exceeded = &over;
+  auto fine = evaluate(*r.program, m, o);
+  CHECK(fine.memory_stopped.empty());
+  CHECK_FALSE(fine.findings.empty());
+  over = true;
+  auto res = evaluate(*r.program, m, o);
+  CHECK(res.findings.empty());
+  CHECK(res.kinds.empty());
+  CHECK(res.memory_stopped == std::vector<std::string>{"kind big", "A", "B"});
+  CHECK(res.stopped.empty());  // not a time budget
 }
 
 TEST_CASE("evaluator: a failing fact source becomes an internal diagnostic") {
