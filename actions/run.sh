@@ -95,11 +95,15 @@ args+=(--fail-on "$fail_on" --filter "$filter" --format text --sarif "$sarif_pat
 # the baseline) is read from the base commit, so a pull request cannot change its own review; an
 # edit to the policy is reported as a finding. Without a base (audit, push without `before`) the
 # checked-out files are the policy.
+# The `config` input is the only word on the configuration: the runner's own default
+# (.github/review.yml at the repository root) is off when the action passes no --config.
 if [ -n "$base" ] && [ "$audit" != true ]; then
   args+=(--policy-from "$base")
-  [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$workspace/$INPUT_CONFIG")
+  if [ -n "${INPUT_CONFIG:-}" ]; then args+=(--config "$workspace/$INPUT_CONFIG"); else args+=(--no-config); fi
 elif [ -n "${INPUT_CONFIG:-}" ] && [ -f "$workspace/$INPUT_CONFIG" ]; then
   args+=(--config "$workspace/$INPUT_CONFIG")
+else
+  args+=(--no-config)
 fi
 # An empty ruleset input is fine when the config (where the policy comes from) exists: its
 # `rulesets:` names them, and the runner says so (exit 2) when it does not.

@@ -94,6 +94,7 @@ struct Change {
   PrMeta pr;
   std::shared_ptr<ContentSource> content;  ///< never null; may answer nullopt for everything
   bool hunks_only = false;         ///< true when full texts are unknown (a diff without a repository)
+  bool work_tree = false;          ///< the head side is the work tree, not a commit (git reviews)
   std::vector<std::string> notes;  ///< things the user should know (skipped files, fallbacks)
 
   /// Returns the changed file with head path `path`, or nullptr.

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "runner/change/diff_parser.hpp"
 #include "runner/change/git.hpp"
@@ -102,6 +103,22 @@ std::string read_all(const std::string& diff_path, std::size_t limit) {
   return out;
 }
 
+// True for blank text, and for text with a line a diff or a mail-formatted patch starts with
+// ("diff ", "--- ", "+++ ", "@@ ", "From "): the parser found no file in it, but it is a diff.
+bool looks_like_empty_patch(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return true;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    for (std::string_view start : {"diff ", "--- ", "+++ ", "@@ ", "From "})
+      if (line.substr(0, start.size()) == start) return true;
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 Change load_diff_change(const std::string& diff_path, std::optional<std::string> repo,
@@ -109,6 +126,13 @@ Change load_diff_change(const std::string& diff_path, std::optional<std::string>
   std::string text = read_all(diff_path, max_diff_bytes);
   Change c;
   c.files = parse_unified_diff(text, diff_path == "-" ? "<stdin>" : diff_path, opts);
+  // Text with no file of a diff in it is not an empty change: reviewing it as "0 changed files"
+  // would pass silently. Blank input (`git diff` with nothing changed) is an empty change, and so
+  // is a patch whose headers are there without a file (`git format-patch` of an empty commit).
+  if (c.files.empty() && !looks_like_empty_patch(text))
+    throw InputError{diff_path == "-" ? "<stdin>" : diff_path,
+                     "not a unified diff: no `diff --git`, `--- a/…` and `+++ b/…` or `@@` line; pass the output of "
+                     "`git diff`, `gh pr diff` or `git format-patch`"};
   for (const ChangedFile& f : c.files)
     if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");
   if (!repo) {

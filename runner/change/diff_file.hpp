@@ -29,7 +29,9 @@ inline constexpr std::size_t kMaxDiffBytes = std::size_t{256} * 1024 * 1024;
 /// Without `repo`: hunks_only = true, content answers nullopt for everything, and a note says
 /// that only hunk lines are known.
 ///
-/// Throws InputError{diff_path, "cannot read: <reason>"} when the file cannot be read, the
+/// Throws InputError{diff_path, "cannot read: <reason>"} when the file cannot be read,
+/// InputError{diff_path, "not a unified diff: …"} when the text holds no file and no line a diff or
+/// patch starts with ("diff ", "--- ", "+++ ", "@@ ", "From "; blank text is an empty change), the
 /// parser's InputError for a malformed diff, and InputError{repo, "unknown revision \"…\""} from
 /// resolve_revision.
 /// `opts.max_file_bytes` skips a file whose hunks are larger (DiffOptions). A diff larger than

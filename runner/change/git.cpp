@@ -160,6 +160,20 @@ std::string empty_tree(const std::string& repo) {
   return sha;
 }
 
+std::optional<std::pair<std::string, std::string>> commit_message(const std::string& repo, const std::string& sha) {
+  try {
+    ProcessResult r = git(repo, {"log", "-1", "--no-show-signature", "--format=%s%x00%b", sha, "--"});
+    if (r.exit_code != 0) return std::nullopt;
+    auto nul = r.out.find('\0');
+    if (nul == std::string::npos) return std::nullopt;
+    std::string subject = r.out.substr(0, nul), body = r.out.substr(nul + 1);
+    while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) body.pop_back();
+    return std::make_pair(subject, body);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 std::string default_base(const std::string& repo, const std::string& head_sha) {
   for (const char* candidate : {"origin/HEAD", "main", "master"}) {
     if (!try_resolve(repo, candidate)) continue;

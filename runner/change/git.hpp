@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/change/change.hpp"
@@ -68,6 +69,11 @@ std::string empty_tree(const std::string& repo);
 /// InputError{repo, "no base revision given, and none of origin/HEAD, main, master shares history
 /// with the head; pass a base revision"} when none does.
 std::string default_base(const std::string& repo, const std::string& head_sha);
+
+/// The message of commit `sha` in `repo` as (subject, body): `git log -1 --format=%s%x00%b`, the
+/// body without trailing blank lines. Returns nullopt when git cannot be run or fails (an unknown
+/// commit); never throws.
+std::optional<std::pair<std::string, std::string>> commit_message(const std::string& repo, const std::string& sha);
 
 /// Loads the change `base..head` of `opts.repo`:
 ///   git diff --no-ext-diff --no-color --no-textconv -M --full-index --submodule=short BASE HEAD

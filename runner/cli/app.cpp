@@ -193,58 +193,61 @@ int run(int argc, char** argv) {
   std::vector<std::string> formats;
   std::string sarif, fail_on = "block";
   std::string config, shard, policy_from;
-  app.add_option("--config", config, "Review configuration (.github/review.yml): rulesets, fail-on, filter, baseline, exclude, severity");
+  bool no_config = false;
+  app.add_option("--config", config, "Review configuration: rulesets, fail-on, filter, baseline, exclude, severity (default: .github/review.yml at the root of the repository, when it exists; read from --policy-from when given)");
+  app.add_flag("--no-config", no_config, "Do not read .github/review.yml by default");
   app.add_option("--policy-from", policy_from,
                  "Read the review policy (--config, rulesets given as paths and what they `use`, the baseline) "
                  "from this revision of --repo, e.g. a pull request's base, not from the work tree; a change "
-                 "to the policy is reported as a finding. The action passes the base commit")
+                 "to the policy is reported as a finding. The action passes the base commit (default: the work tree)")
       ->type_name("REV");
-  app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable");
+  app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable (default: the configuration's rulesets:)");
   auto* g_in = "Input";
-  app.add_option("--repo", o.inputs.repo, "Repository folder (default: . or $GITHUB_WORKSPACE)")->group(g_in);
-  app.add_option("--base", o.inputs.base, "Base revision (default: merge-base with origin/HEAD, main or master)")->group(g_in);
-  app.add_option("--head", o.inputs.head, "Head revision (default: HEAD)")->group(g_in);
+  app.add_option("--repo", o.inputs.repo, "Repository folder (default: ., or $GITHUB_WORKSPACE in Actions)")->group(g_in);
+  app.add_option("--base", o.inputs.base, "Base revision (default: --pr's or the event's base, else the merge-base with origin/HEAD, main or master)")->group(g_in);
+  app.add_option("--head", o.inputs.head, "Head revision (default: --pr's or the event's head, else HEAD)")->group(g_in);
   app.add_flag("--work-tree", o.inputs.work_tree, "Head = the work tree, uncommitted changes included (the default with no revisions)")->group(g_in);
   app.add_flag("--all", o.inputs.all, "Audit mode: review every file of the head (--head, default HEAD, or --work-tree) as if newly added, against an empty tree; not with --base, --diff, --base-dir/--head-dir, --event")->group(g_in);
-  app.add_option("--shard", shard, "Review only the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); `runner merge` joins the shards' SARIF files")->type_name("I/N")->group(g_in);
-  app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff`")->group(g_in);
-  app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side")->group(g_in);
-  app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side")->group(g_in);
-  app.add_option("--event", o.inputs.event, "GitHub pull_request event payload (default in Actions: $GITHUB_EVENT_PATH)")->group(g_in);
-  app.add_option("--pr", o.inputs.pr, "JSON of `gh pr view --json number,title,body,labels,baseRefOid,headRefOid`")->group(g_in);
-  app.add_option("--title", o.inputs.title, "Pull-request title")->group(g_in);
-  app.add_option("--body", o.inputs.body, "Pull-request body")->group(g_in);
-  app.add_option("--label", o.inputs.labels, "Pull-request label (repeatable)")->group(g_in);
-  app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes (default 2 MiB), in every input mode")->group(g_in);
-  app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default 256 MiB)")->group(g_in);
+  app.add_option("--shard", shard, "Review only the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); `runner merge` joins the shards' SARIF files (default: every file)")->type_name("I/N")->group(g_in);
+  app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff` (default: none; git is read)")->group(g_in);
+  app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side (default: none)")->group(g_in);
+  app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side (default: none)")->group(g_in);
+  app.add_option("--event", o.inputs.event, "GitHub pull_request event payload (default: none; in Actions, $GITHUB_EVENT_PATH)")->group(g_in);
+  app.add_option("--pr", o.inputs.pr, "JSON of `gh pr view --json number,title,body,labels,baseRefOid,headRefOid`; its baseRefOid and headRefOid are the revisions reviewed unless --base/--head are given (default: none)")->group(g_in);
+  app.add_option("--title", o.inputs.title, "Pull-request title (default: from --pr or the event; when two revisions are reviewed without them, the head commit's subject)")->group(g_in);
+  app.add_option("--body", o.inputs.body, "Pull-request body (default: from --pr or the event; when two revisions are reviewed without them, the head commit's message body)")->group(g_in);
+  app.add_option("--label", o.inputs.labels, "Pull-request label (repeatable; default: from --pr or the event)")->group(g_in);
+  app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes, in every input mode (default: 2097152, 2 MiB)")->group(g_in);
+  app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default: 268435456, 256 MiB)")->group(g_in);
   auto* g_out = "Output";
-  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality). Text goes to the terminal unless a format writes to stdout")->group(g_out);
-  app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE")->group(g_out);
-  auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never")
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
+  app.add_flag("-q,--quiet", o.quiet, "Print no report on the terminal (unless a --format goes to standard output) and no notes; warnings and errors still print; the exit code is unchanged")->group(g_out);
+  app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE (default: none)")->group(g_out);
+  auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never (default: block, or the configuration's fail-on:)")
       ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);
-  auto* filter_opt = app.add_option("--filter", o.filter, "Report findings on: added lines (default), context (hunks), file (changed files), all")
+  auto* filter_opt = app.add_option("--filter", o.filter, "Report findings on: added lines, context (hunks), file (changed files), all (default: added, or the configuration's filter:)")
       ->check(CLI::IsMember({"added", "context", "file", "all"}))->group(g_out);
-  app.add_option("--color", o.color, "Colour: auto (a terminal, unless NO_COLOR is set), always, never")
+  app.add_option("--color", o.color, "Colour: auto (a terminal, unless NO_COLOR is set), always, never (default: auto)")
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g_out);
-  app.add_option("--category", o.category, "SARIF automationDetails.id (default review-action/<ruleset>/)")->group(g_out);
-  app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE")->group(g_out);
-  app.add_option("--write-baseline", o.write_baseline, "Write the fingerprints of this run's findings to FILE")->group(g_out);
+  app.add_option("--category", o.category, "SARIF automationDetails.id (default: review-action/<ruleset>/)")->group(g_out);
+  app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE (default: the configuration's baseline:, else none)")->group(g_out);
+  app.add_option("--write-baseline", o.write_baseline, "Write the fingerprints of this run's findings to FILE (default: none)")->group(g_out);
   bool no_differential = false;
   app.add_flag("--no-differential", no_differential,
                "Judge findings the base already has like new ones (default: a finding off the added lines that the "
                "same rule also reports on the base is pre-existing and does not set the verdict)")->group(g_out);
-  app.add_option("--rule", o.only_rules, "Report only this rule id (repeatable)")->group(g_out);
+  app.add_option("--rule", o.only_rules, "Report only this rule id (repeatable; default: every rule)")->group(g_out);
   auto* g_gh = "GitHub";
-  app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write)")->group(g_gh);
+  app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write; default: none)")->group(g_gh);
   app.add_flag("--comment", o.comment, "Keep one verdict comment on the pull request, updated in place")->group(g_gh);
   app.add_option("--api-deadline", o.api_deadline_s,
                  "Seconds for all GitHub API work of the run together (check run, comment), retries and "
-                 "rate-limit waits included (default 120); what is not done by then is reported, never waited for")
+                 "rate-limit waits included (default: 120); what is not done by then is reported, never waited for")
       ->check(CLI::Range(1, 3600))->group(g_gh);
-  app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default GITHUB_TOKEN)")->group(g_gh);
-  app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: all cores)");
+  app.add_option("--token-env", o.token_env, "Environment variable holding the API token (default: GITHUB_TOKEN)")->group(g_gh);
+  app.add_option("-j,--jobs", o.jobs, "Parser threads for repository-wide rules (default: 0, all cores)");
   auto* budget_opt = app.add_option("--rule-budget-ms", o.rule_budget_ms,
-                                    "Time budget per rule in milliseconds (default 2000; 60000 with --all); a rule "
+                                    "Time budget per rule in milliseconds (default: 2000; 60000 with --all); a rule "
                                     "stopped by it makes the review incomplete (exit 4)");
   std::string max_memory;
   app.add_option("--max-memory", max_memory,
@@ -345,6 +348,30 @@ int run(int argc, char** argv) {
       err << "runner: " << e.message << "\n";
       return 3;
     }
+    // The repository's own configuration, as the action reads it: .github/review.yml at the root
+    // of the repository under review, read through the policy source -- from --policy-from's
+    // revision when given (a pull request's base), so a pull request that adds or edits it changes
+    // nothing about its own review.
+    if (config.empty() && !no_config && o.inputs.base_dir.empty() && o.inputs.head_dir.empty()) {
+      std::string repo = o.inputs.repo;
+      if (repo.empty() && std::getenv("GITHUB_ACTIONS") && std::string(std::getenv("GITHUB_ACTIONS")) == "true" &&
+          std::getenv("GITHUB_WORKSPACE"))
+        repo = std::getenv("GITHUB_WORKSPACE");
+      if (auto path = default_config_path(repo)) {
+        try {
+          if (o.policy->read(*path)) {
+            config = *path;
+            if (!o.quiet)
+              err << "note: using the configuration " << o.policy->display(config)
+                  << (policy_from.empty() ? std::string() : " of " + policy_from)
+                  << " (--config FILE or --no-config to change)\n";
+          }
+        } catch (const PolicyError& e) {
+          err << "runner: " << e.message << "\n";
+          return 3;
+        }
+      }
+    }
     if (!config.empty()) {
       try {
         std::optional<std::string> text = o.policy->read(config);
@@ -395,8 +422,22 @@ int run(int argc, char** argv) {
       o.outputs.push_back(s);
     }
     if (!sarif.empty()) o.outputs.push_back({"sarif", sarif});
-    // Text goes to the terminal unless another format already writes to standard output.
-    if (std::none_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) { return s.path.empty() || s.path == "-"; }))
+    // Standard output holds one document: two formats there would run together unparseably.
+    {
+      std::vector<std::string> to_stdout;
+      for (const auto& s : o.outputs)
+        if (s.path.empty() || s.path == "-") to_stdout.push_back(s.format);
+      if (to_stdout.size() > 1) {
+        err << "runner: --format " << to_stdout[0] << " and --format " << to_stdout[1]
+            << " would both write to standard output; give all but one a file (--format FORMAT=FILE)\n";
+        return 2;
+      }
+    }
+    // Text goes to the terminal unless a format already writes to standard output, text goes to a
+    // file, or --quiet.
+    if (!o.quiet && std::none_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) {
+          return s.path.empty() || s.path == "-" || s.format == "text";
+        }))
       o.outputs.insert(o.outputs.begin(), OutputSpec{"text", ""});
     o.fail_on = parse_fail_on(fail_on);
     out.flush();

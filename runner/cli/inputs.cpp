@@ -1,6 +1,7 @@
 #include "runner/cli/inputs.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -62,12 +63,29 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
     g.repo = !opts.repo.empty() ? opts.repo : (in_actions && !env.get("GITHUB_WORKSPACE").empty() ? env.get("GITHUB_WORKSPACE") : ".");
     g.base = opts.base;
     g.head = opts.head;
-    if (g.base.empty() && !meta.base_sha.empty() && (in_actions || !opts.event.empty())) g.base = meta.base_sha;
-    if (g.head.empty() && !meta.head_sha.empty() && (in_actions || !opts.event.empty())) g.head = meta.head_sha;
+    // The revisions of an event payload, or of `gh pr view --json baseRefOid,headRefOid` (--pr);
+    // --base/--head win.
+    const bool meta_revisions = in_actions || !opts.event.empty() || !opts.pr.empty();
+    if (g.base.empty() && !meta.base_sha.empty() && meta_revisions && !opts.all) g.base = meta.base_sha;
+    if (g.head.empty() && !meta.head_sha.empty() && meta_revisions && !opts.work_tree) g.head = meta.head_sha;
     g.work_tree = opts.work_tree || (g.base.empty() && g.head.empty() && !in_actions && !opts.all);
     g.all = opts.all;
     g.max_file_bytes = opts.max_file_bytes;
     c = change::load_git_change(g);
+    c.work_tree = g.work_tree;
+    // Two revisions with no pull request behind them: the head commit's message stands in for the
+    // title and body, so rules about the description judge what the author wrote, not empty
+    // text. --title/--body (below) win; a title or body from --event or --pr means a pull request.
+    if (!g.work_tree && !g.all && meta.title.empty() && meta.body.empty() && (!opts.title || !opts.body)) {
+      if (auto msg = change::commit_message(g.repo, c.pr.head_sha)) {
+        c.pr.title = msg->first;
+        c.pr.body = msg->second;
+        c.notes.push_back(std::string("the pull-request ") +
+                          (opts.title ? "body is" : opts.body ? "title is" : "title and body are") +
+                          " the head commit's message (" + c.pr.head_sha.substr(0, 12) +
+                          "); --title and --body set them");
+      }
+    }
   }
 
   // Metadata read from files overrides what the loader derived (shas stay if files lack them).
@@ -89,6 +107,28 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
   if (opts.body) c.pr.body = *opts.body;
   for (const auto& l : opts.labels) c.pr.labels.push_back(l);
   return c;
+}
+
+std::optional<std::string> default_config_path(const std::string& repo) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::absolute(repo.empty() ? fs::path(".") : fs::path(repo), ec);
+  if (ec) return std::nullopt;
+  dir = dir.lexically_normal();
+  if (dir.has_filename() == false && dir.has_parent_path()) dir = dir.parent_path();  // "a/b/" -> "a/b"
+  for (;;) {
+    if (fs::exists(dir / ".git", ec)) {
+      fs::path cfg = dir / ".github" / "review.yml";
+      fs::path cwd = fs::current_path(ec);
+      if (!ec) {
+        fs::path rel = cfg.lexically_relative(cwd);
+        if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+      }
+      return cfg.string();
+    }
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+    dir = dir.parent_path();
+  }
 }
 
 }  // namespace review::cli

@@ -49,13 +49,25 @@ Environment environment_from_process();
 ///  3. git: --repo (default "." or $GITHUB_WORKSPACE) with --base/--head; with neither revision
 ///     and not in GitHub Actions, the work tree against the default base (a local run).
 /// PR metadata then comes from --event (or $GITHUB_EVENT_PATH inside Actions), --pr, and last
-/// --title/--body/--label, each overriding the previous. Inside Actions with no --base/--head,
-/// the revisions come from the event's pull_request.base.sha/head.sha (GITHUB_SHA is the test
-/// merge commit, not the head).
+/// --title/--body/--label, each overriding the previous. With no --base/--head, the revisions come
+/// from the event's pull_request.base.sha/head.sha (inside Actions, or with --event; GITHUB_SHA is
+/// the test merge commit, not the head) or from --pr's baseRefOid/headRefOid.
+/// A git review of two revisions (not the work tree, not --all) whose event and --pr give no title
+/// and no body takes the head commit's subject as the title and the rest of its message as the
+/// body (--title/--body still win), and adds the note "the pull-request title and body are the head
+/// commit's message (SHA12); --title and --body set them" ("body is"/"title is" when one was given).
 /// Throws change::InputError for every unreadable input; std::invalid_argument for conflicting
 /// flags (e.g. --diff with --base-dir; --all with --base, --diff, --base-dir/--head-dir or
 /// --event: "--all reviews every file of the head; it cannot be combined with --base"), which
 /// the CLI reports as a usage error.
 change::Change load_change(const InputOptions& opts, const Environment& env);
+
+/// The repository's configuration file found by default: `.github/review.yml` at the root of the
+/// git work tree that holds `repo` ("" = the current folder), the root being the nearest folder
+/// upwards with a `.git` entry (a folder, or a file in a linked work tree). Returns the path
+/// (relative to the current folder when it lies below it, else absolute) whether or not the file
+/// exists -- the caller reads it through its PolicySource, so a pull-request run reads the base's
+/// copy -- and nullopt when `repo` is in no git work tree. Never throws.
+std::optional<std::string> default_config_path(const std::string& repo);
 
 }  // namespace review::cli

@@ -148,6 +148,22 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     else programs.push_back(r.program);
   }
   if (ruleset_error) return 2;
+  // One rule id, one rule: two loaded rulesets that both define an id would both run under it, and
+  // suppressions, --rule, severity overrides and baselines could not tell them apart.
+  {
+    std::map<std::string, const dsl::RuleMeta*> by_id;
+    bool duplicate = false;
+    for (const auto& p : programs)
+      for (const auto& r : p->rules()) {
+        auto [it, fresh] = by_id.emplace(r.id, &r);
+        if (fresh) continue;
+        duplicate = true;
+        auto at = [](const dsl::RuleMeta& m) { return m.source_file + ":" + std::to_string(m.source_line); };
+        err << at(r) << ": error: rule id `" << r.id << "` is also defined at " << at(*it->second)
+            << "; rule ids must be unique across the loaded rulesets: rename one, or load only one of the files\n";
+      }
+    if (duplicate) return 2;
+  }
 
   // A rule id named on the command line (--rule) or in the configuration (severity:) that no
   // loaded rule has is a typo that would silently turn the check green.
@@ -199,21 +215,23 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     for (const auto& f : change->files) all_changed.insert(f.path);
     change::keep_shard(*change, *opts.shard);
   }
-  print_notes(change->notes, err);
+  // --quiet: the notes go nowhere; warnings and errors still reach `err`.
+  std::ostringstream discarded;
+  std::ostream& notes = opts.quiet ? static_cast<std::ostream&>(discarded) : err;
+  print_notes(change->notes, notes);
   if (opts.inputs.all) {
-    err << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
+    notes << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
         << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
   } else if (!opts.inputs.base_dir.empty()) {
-    err << "note: reviewing " << opts.inputs.base_dir << " -> " << opts.inputs.head_dir << ": " << change->files.size()
+    notes << "note: reviewing " << opts.inputs.base_dir << " -> " << opts.inputs.head_dir << ": " << change->files.size()
         << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
   } else if (!opts.inputs.diff.empty()) {
-    err << "note: reviewing the diff " << (opts.inputs.diff == "-" ? std::string("on stdin") : opts.inputs.diff) << ": "
+    notes << "note: reviewing the diff " << (opts.inputs.diff == "-" ? std::string("on stdin") : opts.inputs.diff) << ": "
         << change->files.size() << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
   } else if (!change->pr.base_sha.empty()) {
     // A git review: say what was compared, so "LGTM" on an empty change is not mistaken for a pass.
-    bool work_tree = opts.inputs.work_tree || (opts.inputs.base.empty() && opts.inputs.head.empty() &&
-                                               env.get("GITHUB_ACTIONS") != "true");
-    err << "note: reviewing " << change->pr.base_sha.substr(0, 12) << ".."
+    const bool work_tree = change->work_tree;
+    notes << "note: reviewing " << change->pr.base_sha.substr(0, 12) << ".."
         << (work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12)) << ": " << change->files.size()
         << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
   }
@@ -225,7 +243,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   fopts.memory_exceeded = &memory.exceeded();
   facts::ChangeFacts facts(change, fopts);
   // Long runs (audits) say how far they are: redrawn on a terminal, once a minute in CI logs.
-  Progress progress(err, opts.stderr_is_tty, opts.inputs.all ? change->files.size() : 0);
+  Progress progress(notes, opts.stderr_is_tty, opts.inputs.all ? change->files.size() : 0);
   facts.set_parse_hook([&progress](const std::string&, bool) { progress.file_parsed(); });
   report::RunInfo run;
   run.tool_version = REVIEW_VERSION;
@@ -291,7 +309,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
                              (g.find("exceeds the limit") != std::string::npos ? "; raise --max-file-size to review it" : ""));
   // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
   // terminal; the notes about the change itself also go into the reports.
-  print_notes(facts.notes(), err);
+  print_notes(facts.notes(), notes);
   // An analysis that met a limit left part of the change unreviewed: the reports say so.
   for (const auto& n : facts.notes())
     if (n.find(": not analysed (unbound variables:") != std::string::npos)
@@ -323,7 +341,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
                    findings.end());
     if (size_t n = before - findings.size())
-      err << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
+      notes << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
           << " left out (there is no pull request)\n";
   }
   if (opts.shard) {
@@ -411,7 +429,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     auto stats = pipeline::mark_pre_existing(change, programs, dopts, findings);
     run.differential = stats.ran;
     if (size_t n = stats.pre_existing)
-      err << "note: " << n << " finding" << (n == 1 ? " is" : "s are")
+      notes << "note: " << n << " finding" << (n == 1 ? " is" : "s are")
           << " also on the base (pre-existing): reported as unchanged, not part of the verdict\n";
   }
   findings = report::sort_and_dedup(std::move(findings));
@@ -434,7 +452,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
 
   // 5. Outputs. Each file output renders into memory and is written atomically.
   std::vector<OutputSpec> outputs = opts.outputs;
-  if (outputs.empty()) outputs.push_back({"text", ""});
+  if (outputs.empty() && !opts.quiet) outputs.push_back({"text", ""});
   bool color = opts.color == "always" || (opts.color == "auto" && stdout_is_tty && env.get("NO_COLOR").empty());
   report::ReportOptions ropts;
   ropts.source = source;

@@ -70,6 +70,9 @@ struct ReviewOptions {
   /// Differential review (runner/pipeline/differential.hpp): findings the base already has are
   /// pre-existing and never set the verdict or the exit code. --no-differential turns it off.
   bool differential = true;
+  /// --quiet: no "note:" lines on `err` and no default text report (warnings, errors and the
+  /// outputs asked for still appear; the exit code is unchanged).
+  bool quiet = false;
 };
 
 /// Runs a review and returns the exit code: 0 nothing new at or above fail_on (pre-existing

@@ -184,6 +184,10 @@ if [ "$mode" = stub ]; then
   mkdir -p "$repo/.github" && printf 'fail-on: warn\n' > "$repo/.github/review.yml"
   run_action config
   check "config passed"          'grep -qx "$repo/.github/review.yml" "$tmp/config/args"'
+  # The `config` input names another file, which is missing: the runner must not fall back to
+  # its own default (.github/review.yml), so the action says --no-config.
+  run_action othercfg INPUT_CONFIG=ci/review.yml INPUT_AUDIT=true
+  check "config input missing: --no-config" 'grep -qx -- "--no-config" "$tmp/othercfg/args" && ! grep -q "review.yml" "$tmp/othercfg/args"'
   rm -rf "$repo/.github"
 fi
 
