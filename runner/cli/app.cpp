@@ -251,7 +251,7 @@ int run(int argc, char** argv) {
                                     "stopped by it makes the review incomplete (exit 4)");
   std::string max_memory;
   app.add_option("--max-memory", max_memory,
-                 "Memory ceiling of the run, e.g. 2G, 512M or 40% (default 50% of the machine's memory or of "
+                 "Memory ceiling of the run, e.g. 2G, 512M or 40% (default: 50% of the machine's memory or of "
                  "its cgroup's limit, now " + format_bytes(default_memory_ceiling()) + "); past it, the rule running "
                  "stops, no later rule or file starts, and every output is still written, naming what was skipped: "
                  "the review is incomplete (exit 4)")
