@@ -97,6 +97,7 @@ struct Example {
   std::string language;
   std::string code;                ///< dedented
   Span span;
+  Span language_span;              ///< the language word
 };
 
 struct Rule {

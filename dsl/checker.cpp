@@ -1,5 +1,6 @@
 #include "dsl/checker.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "dsl/parser.hpp"
@@ -47,14 +48,24 @@ const char* const kBuiltinFields[] = {"file", "line", "end_line", "column"};
 class Checker {
  public:
   Checker(const std::map<std::string, std::string>& texts, const std::vector<SourceSchema>& schema,
-          bool strict)
-      : texts_(texts), schema_(schema), strict_(strict) {}
+          bool strict, const std::vector<std::string>& example_languages)
+      : texts_(texts), schema_(schema), strict_(strict), example_languages_(example_languages) {}
 
   CheckResult out;
 
   void error(const Span& s, std::string msg) { add(Diagnostic::Level::Error, s, std::move(msg)); }
   void warning(const Span& s, std::string msg) {
     add(strict_ ? Diagnostic::Level::Error : Diagnostic::Level::Warning, s, std::move(msg));
+  }
+
+  // An example in a language `runner test` cannot run would fail obscurely there: say so at load.
+  void check_example_language(const ast::Example& x) {
+    const auto& langs = example_languages_;
+    if (langs.empty() || std::find(langs.begin(), langs.end(), x.language) != langs.end()) return;
+    std::string known;
+    for (const auto& l : langs) known += (known.empty() ? "" : ", ") + l;
+    error(x.language_span, "unknown example language `" + x.language + "`" + did_you_mean(x.language, langs) + " (known: " +
+                      known + ")");
   }
 
   void run(const std::vector<const ast::File*>& files, const std::vector<std::string>& prefixes) {
@@ -102,6 +113,7 @@ class Checker {
   const std::map<std::string, std::string>& texts_;
   const std::vector<SourceSchema>& schema_;
   bool strict_;
+  const std::vector<std::string>& example_languages_;
   const ast::File* file_ = nullptr;
   const ast::Rule* rule_ = nullptr;
   const ast::KindDecl* current_kind_ = nullptr;
@@ -580,6 +592,7 @@ class Checker {
     bool has_bad = false;
     for (const auto& x : r.examples) has_bad = has_bad || x.kind == "bad";
     if (!has_bad) warning(r.id_span, "rule `" + r.id + "` has no `bad` example");
+    for (const auto& x : r.examples) check_example_language(x);
     rule_ = nullptr;
   }
 };
@@ -589,8 +602,9 @@ class Checker {
 CheckResult check_files(const std::vector<const ast::File*>& files,
                         const std::map<std::string, std::string>& texts,
                         const std::vector<SourceSchema>& schema, bool strict,
-                        const std::vector<std::string>& action_prefixes) {
-  Checker c(texts, schema, strict);
+                        const std::vector<std::string>& action_prefixes,
+                        const std::vector<std::string>& example_languages) {
+  Checker c(texts, schema, strict, example_languages);
   c.run(files, action_prefixes.empty() ? default_action_prefixes() : action_prefixes);
   return std::move(c.out);
 }

@@ -36,10 +36,13 @@ const std::vector<std::string>& default_action_prefixes();
 const SourceSchema& findings_schema();
 
 /// Checks `files` (main file first). `texts` maps each file name to its text (for source lines in
-/// diagnostics). Warnings are Level::Warning unless `strict`. Never throws.
+/// diagnostics). Warnings are Level::Warning unless `strict`. With `example_languages` non-empty,
+/// an example in a language not in it is an error: "unknown example language `pythn`; did you mean
+/// `python`? (known: …)". Never throws.
 CheckResult check_files(const std::vector<const ast::File*>& files,
                         const std::map<std::string, std::string>& texts,
                         const std::vector<SourceSchema>& schema, bool strict,
-                        const std::vector<std::string>& action_prefixes);
+                        const std::vector<std::string>& action_prefixes,
+                        const std::vector<std::string>& example_languages = {});
 
 }  // namespace review::dsl

@@ -57,6 +57,7 @@ struct Builder {
   std::vector<bool> where_flags;
   std::vector<ExprPtr> tmp_strings;
   std::string title, tmp_text, let_name, example_kind, example_lang;
+  Span example_lang_span;
   Span let_span;
   ast::Tier tier;
   ast::KindDecl kind;
@@ -588,12 +589,15 @@ template <> struct action<g::example_word> {
   template <typename In> static void apply(const In& in, Builder& b) { b.example_kind = in.string(); }
 };
 template <> struct action<g::example_lang_ident> {
-  template <typename In> static void apply(const In& in, Builder& b) { b.example_lang = in.string(); }
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.example_lang = in.string();
+    b.example_lang_span = span_of(in, in.size());
+  }
 };
 template <> struct action<g::example_code> {
   template <typename In> static void apply(const In&, Builder& b) {
     ExprPtr s = b.pop();
-    b.rule.examples.push_back({b.example_kind, b.example_lang, s->text, s->span});
+    b.rule.examples.push_back({b.example_kind, b.example_lang, s->text, s->span, b.example_lang_span});
   }
 };
 template <> struct action<g::rule_decl> {

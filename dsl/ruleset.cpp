@@ -72,7 +72,7 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
 
   std::vector<const ast::File*> files;
   for (const auto& f : impl->files) files.push_back(f.get());
-  CheckResult checked = check_files(files, texts, schema, opts.strict, opts.action_prefixes);
+  CheckResult checked = check_files(files, texts, schema, opts.strict, opts.action_prefixes, opts.example_languages);
   for (auto& d : checked.diagnostics) result.diagnostics.push_back(std::move(d));
 
   // Plan: data, lets, kinds, rules.

@@ -35,6 +35,10 @@ struct LoadOptions {
   /// Accepted starts of `action` templates; empty = the default list:
   /// "Author must", "Author should", "Reviewer should ask", "Reviewer should" (RULES.md §4.2).
   std::vector<std::string> action_prefixes;
+  /// The languages an `example` may be written in (`runner test`'s table, runner/cli/examples.hpp);
+  /// an example in another language is an error at its `example` line, with a suggestion. Empty =
+  /// not checked (a review never runs the examples).
+  std::vector<std::string> example_languages;
 };
 
 /// Returns (resolved_name, text) for `use "x"` written in `from_file`, or nullopt if not found.
@@ -136,8 +140,5 @@ struct EvalResult {
 /// the first `for`'s fact, and the value of every hole of `problem`, keyed by the hole as written. Does not throw (FactsError becomes a diagnostic).
 EvalResult evaluate(const Program& program, Facts& facts, const EvalOptions& opts = {});
 
-/// For `runner test`: lines (1-based, within the example code) carrying a `# <- ID` or
-/// `// <- ID` marker for rule `id`.
-std::vector<int> example_marker_lines(std::string_view code, std::string_view id);
 
 }  // namespace review::dsl

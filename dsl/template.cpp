@@ -127,31 +127,4 @@ std::string RegexHole::text() const {
   return s;
 }
 
-std::vector<int> example_marker_lines(std::string_view code, std::string_view id) {
-  std::vector<int> out;
-  int line = 1;
-  size_t start = 0;
-  while (start <= code.size()) {
-    size_t nl = code.find('\n', start);
-    std::string_view l = code.substr(start, nl == code.npos ? code.npos : nl - start);
-    for (std::string_view marker : {std::string_view("# <- "), std::string_view("// <- ")}) {
-      size_t at = l.find(marker);
-      while (at != l.npos) {
-        std::string_view rest = l.substr(at + marker.size());
-        if (rest.substr(0, id.size()) == id &&
-            (rest.size() == id.size() || rest[id.size()] == ' ' || rest[id.size()] == ',' ||
-             rest[id.size()] == '\t' || rest[id.size()] == '\r')) {
-          if (out.empty() || out.back() != line) out.push_back(line);
-          break;
-        }
-        at = l.find(marker, at + 1);
-      }
-    }
-    if (nl == code.npos) break;
-    start = nl + 1;
-    ++line;
-  }
-  return out;
-}
-
 }  // namespace review::dsl

@@ -36,8 +36,5 @@ struct RegexHole {
 /// look like identifiers). Anything else in braces (`{a.}`, `{a-b}`) is left to RE2.
 std::vector<RegexHole> regex_holes(std::string_view pattern);
 
-/// Returns the 1-based lines of `code` carrying a `# <- ID` or `// <- ID` marker for rule `id`
-/// (the id must be followed by the end of the line, a blank or a comma).
-std::vector<int> example_marker_lines(std::string_view code, std::string_view id);
 
 }  // namespace review::dsl

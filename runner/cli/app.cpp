@@ -13,6 +13,7 @@
 #include "dsl/ruleset.hpp"
 #include "runner/cli/config.hpp"
 #include "runner/cli/examples.hpp"
+#include "runner/cli/facts_dump.hpp"
 #include "runner/cli/guard.hpp"
 #include "runner/cli/memory_ceiling.hpp"
 #include "runner/cli/merge.hpp"
@@ -38,6 +39,7 @@ const char* kMainFooter = R"(Examples:
   runner test my.rules                           run the rules' examples
   runner explain D1b                             what a rule checks and why
   runner explain T-TIER --plan                   how the runner evaluates it (scans, index lookups)
+  runner facts kernel.cpp --source statements    the facts a file yields, as rules see them
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
 3 input error (git, diff, event, file); 4 incomplete review: a rule stopped by its time budget, a
@@ -57,6 +59,7 @@ int cmd_check(const std::vector<std::string>& files, bool strict, std::ostream& 
   for (const auto& f : files) {
     dsl::LoadOptions lo;
     lo.strict = strict;
+    lo.example_languages = example_languages();
     dsl::LoadResult r = load_ruleset_arg(f, lo);
     int errors = 0, warnings = 0;
     for (const auto& d : r.diagnostics) {
@@ -290,6 +293,15 @@ int run(int argc, char** argv) {
 
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
   sources->footer("Example: runner sources | less");
+  auto* facts_cmd = app.add_subcommand(
+      "facts", "Show the facts a file yields, with the field names of `runner sources` (for rule authors)");
+  std::string facts_file, facts_source;
+  bool facts_json = false;
+  facts_cmd->add_option("file", facts_file, "A source file, read as a newly added file (its extension picks the language)")
+      ->required();
+  facts_cmd->add_option("--source", facts_source, "Only this fact source, e.g. statements (default: every source)");
+  facts_cmd->add_flag("--json", facts_json, "One JSON document instead of one line per fact");
+  facts_cmd->footer("Example: runner facts kernel.cpp --source statements");
   auto* list = app.add_subcommand("list", "List the shipped rulesets and their rule counts");
   list->footer("Example: runner list");
 
@@ -324,6 +336,7 @@ int run(int argc, char** argv) {
       return 0;
     }
     if (*list) return cmd_list(out, err);
+    if (*facts_cmd) return dump_facts(facts_file, facts_source, facts_json, out, err);
     if (*merge) return merge_sarif_files(merge_in, merge_out, out, err);
     o.max_memory = default_memory_ceiling();
     if (!max_memory.empty()) {

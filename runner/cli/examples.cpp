@@ -1,9 +1,9 @@
 #include "runner/cli/examples.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <map>
 #include <memory>
 #include <set>
@@ -22,11 +22,20 @@
 namespace review::cli {
 namespace {
 
+// The example languages and the file each is reviewed as (one table: example_languages()).
+struct ExampleLanguage {
+  const char* name;
+  const char* default_path;
+};
+constexpr ExampleLanguage kExampleLanguages[] = {
+    {"python", "example.py"}, {"cpp", "example.cpp"},  {"hip", "example.cpp"}, {"cuda", "example.cpp"},
+    {"cmake", "CMakeLists.txt"}, {"markdown", "README.md"}, {"md", "README.md"},  {"text", "example.txt"},
+    {"diff", "example.txt"},  {"pr", "example.txt"},
+};
+
 std::string default_path(const std::string& lang) {
-  if (lang == "python") return "example.py";
-  if (lang == "cpp" || lang == "c++" || lang == "hip" || lang == "cuda") return "example.cpp";
-  if (lang == "cmake") return "CMakeLists.txt";
-  if (lang == "markdown" || lang == "md") return "README.md";
+  for (const auto& l : kExampleLanguages)
+    if (lang == l.name) return l.default_path;
   return "example.txt";
 }
 
@@ -148,7 +157,66 @@ std::string join(const std::vector<int>& v) {
   return s.empty() ? "none" : s;
 }
 
+// What is wrong with the markers of a bad example of rule `id` ("" = nothing): a marker naming
+// another rule, or no marker at all (`pr` examples have no lines to mark).
+std::string marker_problem(const dsl::RuleExample& ex, const std::string& id) {
+  bool marked = false;
+  for (const auto& [line, named] : example_markers(ex.code)) {
+    if (named != id && named != "any")
+      return "line " + std::to_string(line) + " marks `" + named + "`, not `" + id +
+             "`; a marker names the rule of its example (or says `any`)";
+    marked = true;
+  }
+  if (!marked && ex.language != "pr")
+    return "a bad example must mark the lines it fires on (`# <- " + id + "`) or say `# <- any`";
+  return {};
+}
+
 }  // namespace
+
+const std::vector<std::string>& example_languages() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& l : kExampleLanguages) v.emplace_back(l.name);
+    return v;
+  }();
+  return names;
+}
+
+std::vector<int> example_marker_lines(const std::string& code, const std::string& id) {
+  std::vector<int> out;
+  for (const auto& [line, named] : example_markers(code))
+    if (named == id && (out.empty() || out.back() != line)) out.push_back(line);
+  return out;
+}
+
+std::vector<std::pair<int, std::string>> example_markers(const std::string& code) {
+  std::vector<std::pair<int, std::string>> out;
+  auto id_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; };
+  std::istringstream in(code);
+  std::string l;
+  for (int line = 1; std::getline(in, l); ++line) {
+    for (const char* marker : {"# <- ", "// <- ", "<!-- <- "}) {
+      const std::string m(marker);
+      for (size_t at = l.find(m); at != std::string::npos; at = l.find(m, at + 1)) {
+        size_t i = at + m.size();
+        for (;;) {  // ID[, ID]...
+          size_t b = i;
+          while (i < l.size() && id_char(l[i])) ++i;
+          if (i == b) break;
+          out.emplace_back(line, l.substr(b, i - b));
+          size_t j = i;
+          while (j < l.size() && l[j] == ' ') ++j;
+          if (j >= l.size() || l[j] != ',') break;
+          ++j;
+          while (j < l.size() && l[j] == ' ') ++j;
+          i = j;
+        }
+      }
+    }
+  }
+  return out;
+}
 
 int run_examples(const std::vector<std::string>& rulesets, const std::vector<std::string>& only_rules, bool verbose,
                  const std::string& sarif_path, std::ostream& out, std::ostream& err) {
@@ -161,7 +229,9 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
   std::map<std::string, std::string> texts;  // example path -> head text, for code frames
   bool load_error = false;
   for (const auto& file : rulesets) {
-    dsl::LoadResult r = load_ruleset_arg(file, {});
+    dsl::LoadOptions lo;
+    lo.example_languages = example_languages();
+    dsl::LoadResult r = load_ruleset_arg(file, lo);
     for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
     if (!r.ok()) {
       load_error = true;
@@ -201,9 +271,10 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
           }
           std::sort(lines.begin(), lines.end());
           lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+          if (problem.empty() && ex.bad) problem = marker_problem(ex, rule.id);
           if (problem.empty()) {
             if (ex.bad) {
-              std::vector<int> marks = dsl::example_marker_lines(ex.code, rule.id);
+              std::vector<int> marks = example_marker_lines(ex.code, rule.id);
               if (ex.language == "diff") {
                 auto map = diff_marker_map(ex.code);
                 for (int& m : marks) m = map.count(m) ? map[m] : -m;

@@ -369,6 +369,12 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     err << "warning: " << report::terminal_safe(w) << "\n";
     if (w.find("not honoured") != std::string::npos) run.notes.push_back(w);
   }
+  {
+    std::vector<std::string> ids;
+    for (const auto& r : run.rules) ids.push_back(r.id);
+    for (const auto& w : report::unknown_ignore_ids(*change, ids, inline_opts))
+      err << "warning: " << report::terminal_safe(w) << "\n";
+  }
   if (!opts.baseline.empty()) {
     std::optional<std::string> text;
     try {

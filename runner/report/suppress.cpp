@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dsl/diagnostic.hpp"
 #include "runner/report/fingerprint.hpp"
 
 namespace review::report {
@@ -159,6 +160,28 @@ int apply_baseline(std::vector<Finding>& findings, const std::set<std::string>& 
     ++n;
   }
   return n;
+}
+
+std::vector<std::string> unknown_ignore_ids(const review::change::Change& change,
+                                            const std::vector<std::string>& known_ids,
+                                            const InlineOptions& options) {
+  std::vector<std::string> out;
+  for (const auto& f : change.files)
+    for (const auto& h : f.hunks)
+      for (const auto& l : h.lines) {
+        if (l.kind != review::change::LineKind::Added) continue;
+        std::optional<std::string> comment;
+        if (options.comment) comment = options.comment(f.path, l.new_line);
+        auto c = parse_ignore_comment(comment ? std::string_view(*comment) : std::string_view(l.text));
+        if (!c) continue;
+        for (const auto& id : c->ids) {
+          if (std::find(known_ids.begin(), known_ids.end(), id) != known_ids.end()) continue;
+          out.push_back(f.path + ":" + std::to_string(l.new_line) + ": `review: ignore[" + id +
+                        "]` names no rule of the loaded rulesets" + review::dsl::did_you_mean(id, known_ids) +
+                        " (it suppresses nothing)");
+        }
+      }
+  return out;
 }
 
 }  // namespace review::report

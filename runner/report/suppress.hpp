@@ -63,6 +63,16 @@ struct InlineOptions {
 std::vector<std::string> apply_inline_suppressions(std::vector<review::dsl::Finding>& findings,
                                                    const SourceLookup& source, const InlineOptions& options = {});
 
+/// Returns one warning per rule id named by an ignore comment on an added line of `change` that no
+/// rule in `known_ids` has (a typo suppresses nothing, and hides that it does), as
+/// "path:line: `review: ignore[X]` names no rule of the loaded rulesets; did you mean `Y`? (it
+/// suppresses nothing)" -- the suggestion only when an id is close (dsl::did_you_mean). Comments
+/// are read as apply_inline_suppressions reads them (`options.comment` when it answers, else the
+/// line). Never throws.
+std::vector<std::string> unknown_ignore_ids(const review::change::Change& change,
+                                            const std::vector<std::string>& known_ids,
+                                            const InlineOptions& options = {});
+
 /// Reads a baseline: a JSON array of fingerprint strings. `name` is used in errors.
 /// Throws review::change::InputError{name, "not valid JSON: <parser message>"} or
 /// {name, "expected a JSON array of fingerprint strings"}.

@@ -298,3 +298,23 @@ TEST_CASE("format_diagnostic: long lines are windowed, tabs kept") {
   CHECK(out.find("\n  ...") != std::string::npos);
   CHECK(out.size() < 400);
 }
+
+TEST_CASE("checker: an example in a language outside LoadOptions::example_languages is an error, with a suggestion") {
+  const std::string text = "rule X \"t\" {\n  for l in lines(changed)\n  problem \"p\"\n  impact \"i\"\n"
+                           "  action \"Author must fix it\"\n  example bad pythn \"x  # <- X\"\n}";
+  LoadOptions o;
+  o.example_languages = {"python", "cpp", "diff", "pr"};
+  CHECK(diagnostics_of(text, o) ==
+        "t.rules:6:15: error: unknown example language `pythn`; did you mean `python`? (known: python, cpp, diff, pr)\n"
+        "    example bad pythn \"x  # <- X\"\n"
+        "                ^~~~~\n");
+  // Without the list (a review), languages are not checked.
+  CHECK(diagnostics_of(text).empty());
+  // Every listed language loads.
+  for (const char* lang : {"python", "cpp", "diff", "pr"}) {
+    INFO(lang);
+    std::string ok = text;
+    ok.replace(ok.find("pythn"), 5, lang);
+    CHECK(diagnostics_of(ok, o).empty());
+  }
+}

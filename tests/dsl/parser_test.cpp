@@ -314,8 +314,6 @@ TEST_CASE("template helpers") {
   CHECK(holes[1].offset == 10);
   CHECK(holes[1].name == "u");
   CHECK(holes[1].path == std::vector<std::string>{"read", "line"});
-  CHECK(example_marker_lines("a\nreturn out  # <- D1b\nb // <- D1b, F1\nc # <- D1bx\n", "D1b") ==
-        std::vector<int>{2, 3});
 }
 
 TEST_CASE("regex instances: quoted values, bounded cache") {
