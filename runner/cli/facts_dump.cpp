@@ -1,6 +1,7 @@
 #include "runner/cli/facts_dump.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -51,6 +52,11 @@ int dump_facts(const std::string& path, const std::string& source, bool json, st
     err << "runner: no fact source `" << source << "` answers for a file" << dsl::did_you_mean(source, names)
         << " (`runner sources` lists them)\n";
     return 2;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    err << path << ": is a folder; name one file\n";
+    return 3;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {

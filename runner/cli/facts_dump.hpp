@@ -16,7 +16,8 @@ namespace review::cli {
 /// or, with `json`, as one JSON document {"file": path, "facts": [{"source", "file", "line",
 /// "end_line", "column", "fields": {name: value}}]} (a nested fact becomes {"source", "file",
 /// "line"}). The file is named by `path` as given (its extension picks the language).
-/// Returns 0; 2 for an unknown source (with a suggestion), 3 when the file cannot be read.
+/// Returns 0; 2 for an unknown source (with a suggestion), 3 when the file cannot be read
+/// ("PATH: cannot read the file") or is a folder ("PATH: is a folder; name one file").
 int dump_facts(const std::string& path, const std::string& source, bool json, std::ostream& out, std::ostream& err);
 
 }  // namespace review::cli

@@ -115,6 +115,9 @@ TEST_CASE("runner facts: the facts of one file, with the field names of runner s
   auto missing = runner(dir.str(), {"facts", "nope.py"});
   CHECK(missing.exit_code == 3);
   CHECK(missing.err == "nope.py: cannot read the file\n");
+  auto folder = runner(dir.str(), {"facts", dir.str()});
+  CHECK(folder.exit_code == 3);
+  CHECK(folder.err == dir.str() + ": is a folder; name one file\n");
 }
 
 TEST_CASE("an ignore comment naming no loaded rule is a warning with a suggestion") {
