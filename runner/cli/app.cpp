@@ -43,9 +43,9 @@ const char* kMainFooter = R"(Examples:
 
 Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 usage or ruleset error;
 3 input error (git, diff, event, file); 4 incomplete review: a rule stopped by its time budget, a
-file skipped for its size or the parser gave up on it, the memory ceiling (--max-memory) reached
-(the findings are still reported; the
-output names what was missed; --allow-incomplete exits as if complete).)";
+file skipped for its size or the parser gave up on it, or the memory ceiling (--max-memory)
+reached (the findings are still reported; the output names what was missed; --allow-incomplete
+exits as if complete).)";
 
 std::optional<dsl::Severity> parse_fail_on(const std::string& s) {
   if (s == "block") return dsl::Severity::Block;
@@ -260,8 +260,8 @@ int run(int argc, char** argv) {
                  "the review is incomplete (exit 4)")
       ->type_name("SIZE");
   app.add_flag("--allow-incomplete", o.allow_incomplete,
-               "Exit as if the review were complete when a rule was stopped by its budget or a file was skipped "
-               "for size or not parsed (the outputs still say what was missed)");
+               "Exit as if the review were complete when a rule was stopped by its budget, a file was skipped "
+               "for size or not parsed, or the memory ceiling was reached (the outputs still say what was missed)");
 
   auto* check = app.add_subcommand("check", "Check rulesets at load time: syntax, names, types, regexes, message gates");
   std::vector<std::string> check_files;
