@@ -296,7 +296,8 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
         (memory_stopped.empty() ? std::string(" after every rule had run")
                                 : ": " + std::to_string(memory_stopped.size()) +
                                       (memory_stopped.size() == 1 ? " rule was" : " rules were") +
-                                      " stopped or not evaluated (" + what + "), so their findings are missing") +
+                                      " stopped or not evaluated (" + what + "), so " +
+                                      (memory_stopped.size() == 1 ? "its" : "their") + " findings are missing") +
         "; raise --max-memory, or review fewer files at once (--shard)");
   }
   // So does a changed file skipped for its size, or one a rule read that was skipped or that the
