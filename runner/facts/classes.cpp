@@ -1,5 +1,6 @@
-// Sources `classes` and `attributes`: the Python class model (runner/lang/python/classes.hpp)
-// over every Python file of the repository, reported for the classes of the scope's files.
+// Sources `classes`, `methods`, `overrides`, `subclasses` and `attributes`: the Python class
+// model (runner/lang/python/classes.hpp) over every Python file of the repository, reported for
+// the classes of the scope's files.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -69,6 +70,25 @@ const change::ChangedFile* changed_file(SourceContext& ctx, const std::string& p
   return ctx.change().find(path);
 }
 
+// The first head line in [a, b] that the change touches: an added line, or the head line standing
+// at the place of a removed line (strictly after `a`, so a deletion just above the `def` does not
+// count); 0 when none.
+int first_changed(const change::ChangedFile* cf, int a, int b) {
+  if (cf == nullptr) return 0;
+  int best = 0;
+  auto it = cf->added_lines.lower_bound(a);
+  if (it != cf->added_lines.end() && *it <= b) best = *it;
+  for (int old : cf->removed_lines) {
+    int h = cf->head_line_of(old);
+    if (h > a && h <= b && (best == 0 || h < best)) best = h;
+  }
+  return best;
+}
+
+std::string method_name(const lang::ClassModel& cm, size_t k, const std::string& m) {
+  return cm.classes()[k].qualified + "." + m;
+}
+
 class ClassesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
@@ -84,6 +104,7 @@ class ClassesSource final : public Source {
                 field("ancestors", T::List, "qualified names of every repository class it derives from, nearest first (list of strings)"),
                 field("subclasses", T::List, "qualified names of every repository class deriving from it, directly or not (list of strings)"),
                 field("methods", T::List, "names of the methods its body defines (list of strings)"),
+                field("inherited_methods", T::List, "names of the methods it inherits from repository ancestors and does not define (list of strings)"),
                 field("added", T::Bool, "the `class` line is added"),
             }};
   }
@@ -112,6 +133,12 @@ class ClassesSource final : public Source {
       std::vector<std::string> ms;
       for (const auto* m : c.methods) ms.push_back(m->name);
       f->set("methods", util::str_list(ms));
+      std::vector<std::string> inh;
+      std::set<std::string> seen(ms.begin(), ms.end());
+      for (size_t a : cm.ancestors(i))
+        for (const auto* m : cm.classes()[a].methods)
+          if (seen.insert(m->name).second) inh.push_back(m->name);
+      f->set("inherited_methods", util::str_list(inh));
       const auto* cf = changed_file(ctx, c.file);
       f->set("added", Value(cf != nullptr && cf->added_lines.count(c.line) > 0));
       out.push_back(f);
@@ -196,8 +223,204 @@ class AttributesSource final : public Source {
   }
 };
 
+class MethodsSource final : public Source {
+ public:
+  dsl::SourceSchema schema() const override {
+    return {"methods", "one fact per method of a Python class of the scope, with what overrides or inherits it", true,
+            {
+                field("file", T::String, "path"),
+                field("line", T::Int, "the `def` line"),
+                field("end_line", T::Int, "last line of the method"),
+                field("class", T::String, "qualified name of the class that defines it"),
+                field("name", T::String, "method name"),
+                field("qualified", T::String, "Class.method (Outer.Inner.method for a nested class)"),
+                field("params", T::List, "parameter names, `self` included (list of strings)"),
+                field("decorators", T::List, "decorator texts without '@' (list of strings)"),
+                field("added", T::Bool, "the `def` line is added"),
+                field("changed", T::Bool, "a line of the method is added, or a line inside it removed"),
+                field("changed_line", T::Int, "the first head line of the method the change touches (0 when unchanged)"),
+                field("overrides", T::String, "Class.method of the repository ancestor method it overrides (nearest first), \"\" when none"),
+                field("overridden_by", T::List, "qualified names of the subclasses (transitive) that define it again (list of strings)"),
+                field("inherited_by", T::List, "qualified names of the subclasses (transitive) that run this very method unmodified (list of strings)"),
+            }};
+  }
+
+  std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
+    std::vector<FactPtr> out;
+    bool base = false;
+    auto files = scope_files(ctx, scope, base);
+    if (base) return out;
+    auto rc = repo_classes(ctx);
+    const auto& cm = rc->cm;
+    for (size_t i = 0; i < cm.classes().size(); ++i) {
+      const auto& c = cm.classes()[i];
+      if (!files.count(c.file)) continue;
+      const auto* cf = changed_file(ctx, c.file);
+      auto anc = cm.ancestors(i);
+      for (const auto* m : c.methods) {
+        auto f = dsl::make_fact("methods", c.file, m->start_line);
+        f->end_line = m->end_line;
+        f->set("class", Value(c.qualified));
+        f->set("name", Value(m->name));
+        f->set("qualified", Value(method_name(cm, i, m->name)));
+        std::vector<std::string> ps, ds(m->decorators.begin(), m->decorators.end());
+        for (const auto& p : m->params) ps.push_back(p.name);
+        f->set("params", util::str_list(ps));
+        f->set("decorators", util::str_list(ds));
+        f->set("added", Value(cf != nullptr && cf->added_lines.count(m->start_line) > 0));
+        int ch = first_changed(cf, m->start_line, m->end_line);
+        f->set("changed", Value(ch > 0));
+        f->set("changed_line", Value(ch));
+        std::string over;
+        for (size_t a : anc)
+          if (cm.method(a, m->name)) {
+            over = method_name(cm, a, m->name);
+            break;
+          }
+        f->set("overrides", Value(over));
+        f->set("overridden_by", util::str_list(qualified_of(cm, cm.overridden_by(i, m->name))));
+        f->set("inherited_by", util::str_list(qualified_of(cm, cm.inherited_by(i, m->name))));
+        out.push_back(f);
+      }
+    }
+    return out;
+  }
+};
+
+class OverridesSource final : public Source {
+ public:
+  dsl::SourceSchema schema() const override {
+    return {"overrides", "one fact per (repository method, subclass method that overrides it) with either side in the scope; located at the override", true,
+            {
+                field("file", T::String, "path of the overriding method"),
+                field("line", T::Int, "`def` line of the overriding method"),
+                field("end_line", T::Int, "last line of the overriding method"),
+                field("name", T::String, "method name"),
+                field("class", T::String, "qualified name of the subclass that overrides"),
+                field("qualified", T::String, "Subclass.method"),
+                field("base_class", T::String, "qualified name of the ancestor whose method is overridden"),
+                field("base_qualified", T::String, "Ancestor.method"),
+                field("base_file", T::String, "path of the overridden method"),
+                field("base_line", T::Int, "`def` line of the overridden method"),
+                field("direct", T::Bool, "the overridden method is the nearest one up the ancestry (what `super().name` reaches first)"),
+                field("added", T::Bool, "the override's `def` line is added"),
+                field("changed", T::Bool, "the override has an added line or a removed line inside it"),
+                field("base_changed", T::Bool, "the overridden method has an added line or a removed line inside it"),
+            }};
+  }
+
+  std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
+    std::vector<FactPtr> out;
+    bool base = false;
+    auto files = scope_files(ctx, scope, base);
+    if (base) return out;
+    auto rc = repo_classes(ctx);
+    const auto& cm = rc->cm;
+    for (size_t i = 0; i < cm.classes().size(); ++i) {
+      const auto& sc = cm.classes()[i];
+      auto anc = cm.ancestors(i);
+      const auto* scf = changed_file(ctx, sc.file);
+      for (const auto* m : sc.methods) {
+        bool first = true;
+        for (size_t a : anc) {
+          const auto* bm = cm.method(a, m->name);
+          if (bm == nullptr) continue;
+          const auto& bc = cm.classes()[a];
+          bool direct = first;
+          first = false;
+          if (!files.count(sc.file) && !files.count(bc.file)) continue;
+          auto f = dsl::make_fact("overrides", sc.file, m->start_line);
+          f->end_line = m->end_line;
+          f->set("name", Value(m->name));
+          f->set("class", Value(sc.qualified));
+          f->set("qualified", Value(method_name(cm, i, m->name)));
+          f->set("base_class", Value(bc.qualified));
+          f->set("base_qualified", Value(method_name(cm, a, m->name)));
+          f->set("base_file", Value(bc.file));
+          f->set("base_line", Value(bm->start_line));
+          f->set("direct", Value(direct));
+          f->set("added", Value(scf != nullptr && scf->added_lines.count(m->start_line) > 0));
+          f->set("changed", Value(first_changed(scf, m->start_line, m->end_line) > 0));
+          f->set("base_changed", Value(first_changed(changed_file(ctx, bc.file), bm->start_line, bm->end_line) > 0));
+          out.push_back(f);
+        }
+      }
+    }
+    return out;
+  }
+};
+
+class SubclassesSource final : public Source {
+ public:
+  dsl::SourceSchema schema() const override {
+    return {"subclasses", "one fact per (Python class of the scope, repository class deriving from it directly or not); located at the subclass", true,
+            {
+                field("file", T::String, "path of the subclass"),
+                field("line", T::Int, "`class` line of the subclass"),
+                field("end_line", T::Int, "last line of the subclass"),
+                field("class", T::String, "qualified name of the ancestor (the class of the scope)"),
+                field("class_file", T::String, "path of the ancestor"),
+                field("class_line", T::Int, "`class` line of the ancestor"),
+                field("subclass", T::String, "qualified name of the subclass"),
+                field("depth", T::Int, "1 for a direct subclass, 2 for a subclass of one, …"),
+                field("methods", T::List, "names of the methods the subclass defines (list of strings)"),
+                field("added", T::Bool, "the subclass's `class` line is added"),
+            }};
+  }
+
+  std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
+    std::vector<FactPtr> out;
+    bool base = false;
+    auto files = scope_files(ctx, scope, base);
+    if (base) return out;
+    auto rc = repo_classes(ctx);
+    const auto& cm = rc->cm;
+    for (size_t i = 0; i < cm.classes().size(); ++i) {
+      const auto& c = cm.classes()[i];
+      if (!files.count(c.file)) continue;
+      for (size_t s : cm.subclasses(i)) {
+        const auto& sc = cm.classes()[s];
+        // Depth: the shortest chain of resolved bases from the subclass up to `c`.
+        int depth = 0;
+        std::vector<size_t> level{s};
+        std::set<size_t> seen{s};
+        while (!level.empty() && depth < 64) {
+          ++depth;
+          std::vector<size_t> next;
+          bool hit = false;
+          for (size_t k : level)
+            for (int r : cm.classes()[k].resolved)
+              if (r >= 0) {
+                if (static_cast<size_t>(r) == i) hit = true;
+                if (seen.insert(static_cast<size_t>(r)).second) next.push_back(static_cast<size_t>(r));
+              }
+          if (hit) break;
+          level = std::move(next);
+        }
+        auto f = dsl::make_fact("subclasses", sc.file, sc.line);
+        f->end_line = sc.end_line;
+        f->set("class", Value(c.qualified));
+        f->set("class_file", Value(c.file));
+        f->set("class_line", Value(c.line));
+        f->set("subclass", Value(sc.qualified));
+        f->set("depth", Value(depth));
+        std::vector<std::string> ms;
+        for (const auto* m : sc.methods) ms.push_back(m->name);
+        f->set("methods", util::str_list(ms));
+        const auto* cf = changed_file(ctx, sc.file);
+        f->set("added", Value(cf != nullptr && cf->added_lines.count(sc.line) > 0));
+        out.push_back(f);
+      }
+    }
+    return out;
+  }
+};
+
 }  // namespace
 
+std::unique_ptr<Source> make_methods_source() { return std::make_unique<MethodsSource>(); }
+std::unique_ptr<Source> make_overrides_source() { return std::make_unique<OverridesSource>(); }
+std::unique_ptr<Source> make_subclasses_source() { return std::make_unique<SubclassesSource>(); }
 std::unique_ptr<Source> make_classes_source() { return std::make_unique<ClassesSource>(); }
 std::unique_ptr<Source> make_attributes_source() { return std::make_unique<AttributesSource>(); }
 

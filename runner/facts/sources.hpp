@@ -20,6 +20,9 @@ std::unique_ptr<Source> make_statements_source();      // statements.cpp
 std::unique_ptr<Source> make_branches_source();        // branches.cpp
 std::unique_ptr<Source> make_dispatch_cases_source();  // branches.cpp
 std::unique_ptr<Source> make_classes_source();        // classes.cpp
+std::unique_ptr<Source> make_methods_source();        // classes.cpp
+std::unique_ptr<Source> make_overrides_source();      // classes.cpp
+std::unique_ptr<Source> make_subclasses_source();     // classes.cpp
 std::unique_ptr<Source> make_attributes_source();     // classes.cpp
 std::unique_ptr<Source> make_unbound_reads_source();   // unbound_reads.cpp
 std::unique_ptr<Source> make_clones_source();          // clones.cpp

@@ -62,7 +62,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   }
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls assignments statements branches "
-        "dispatch_cases unbound_reads classes attributes clones siblings symbols handlers throws includes ifdefs "
+        "dispatch_cases unbound_reads classes methods overrides subclasses attributes clones siblings symbols handlers throws includes ifdefs "
         "cmake_commands cmake_targets cmake_installs workflows jobs steps sections location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
@@ -388,6 +388,43 @@ TEST_CASE("symbols over the repo: defs, classes, imports, assigns, references", 
         "pkg/b.cpp:1 name=vector kind=import qualified=vector\n"
         "pkg/b.cpp:2 name=f kind=def qualified=n::f\n"
         "pkg/b.cpp:2 name=g kind=reference qualified=g\n");
+}
+
+TEST_CASE("methods, overrides and subclasses: the class model across files of the repository", "[facts]") {
+  // base.py changes Base.forward (a body line) and adds Base.extra; models.py is unchanged:
+  // A inherits forward, B overrides it, C derives from B.
+  ChangeBuilder b;
+  b.file("pkg/base.py",
+         "class Base:\n    def forward(self, x):\n        return x\n",
+         "class Base:\n    def forward(self, x):\n        return x * 2\n    def extra(self):\n        return 0\n");
+  b.unchanged("pkg/models.py",
+              "from .base import Base\nclass A(Base):\n    pass\nclass B(Base):\n    def forward(self, x):\n"
+              "        return x\nclass C(B):\n    def extra(self):\n        return 1\n");
+  auto facts = b.facts();
+  CHECK(dump(facts->query("methods", kChanged),
+             {"qualified", "added", "changed", "changed_line", "overrides", "overridden_by", "inherited_by"}) ==
+        "pkg/base.py:2 qualified=Base.forward added=false changed=true changed_line=3 overrides= "
+        "overridden_by=B inherited_by=A\n"
+        "pkg/base.py:4 qualified=Base.extra added=true changed=true changed_line=4 overrides= "
+        "overridden_by=C inherited_by=A, B\n");
+  CHECK(dump(facts->query("methods", kRepo), {"qualified", "overrides", "changed"}) ==
+        "pkg/base.py:2 qualified=Base.forward overrides= changed=true\n"
+        "pkg/base.py:4 qualified=Base.extra overrides= changed=true\n"
+        "pkg/models.py:5 qualified=B.forward overrides=Base.forward changed=false\n"
+        "pkg/models.py:8 qualified=C.extra overrides=Base.extra changed=false\n");
+  // Pairs with either side in the scope, located at the override.
+  CHECK(dump(facts->query("overrides", kChanged), {"qualified", "base_qualified", "base_line", "direct", "base_changed"}) ==
+        "pkg/models.py:5 qualified=B.forward base_qualified=Base.forward base_line=2 direct=true base_changed=true\n"
+        "pkg/models.py:8 qualified=C.extra base_qualified=Base.extra base_line=4 direct=true base_changed=true\n");
+  CHECK(dump(facts->query("subclasses", kChanged), {"class", "subclass", "depth", "methods"}) ==
+        "pkg/models.py:2 class=Base subclass=A depth=1 methods=\n"
+        "pkg/models.py:4 class=Base subclass=B depth=1 methods=forward\n"
+        "pkg/models.py:7 class=Base subclass=C depth=2 methods=extra\n");
+  CHECK(dump(facts->query("classes", kRepo), {"name", "inherited_methods"}) ==
+        "pkg/base.py:1 name=Base inherited_methods=\n"
+        "pkg/models.py:2 name=A inherited_methods=forward, extra\n"
+        "pkg/models.py:4 name=B inherited_methods=extra\n"
+        "pkg/models.py:7 name=C inherited_methods=forward\n");
 }
 
 TEST_CASE("cmake_commands and sections (files and PR body)", "[facts]") {

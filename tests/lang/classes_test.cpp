@@ -98,3 +98,49 @@ TEST_CASE("classes: ambiguous and cyclic bases stay unresolved or bounded") {
   CHECK(cm.subclasses(p).size() == 1);                       // Q, once
   CHECK(cm.ancestors(p).size() == 1);
 }
+
+TEST_CASE("classes: which class defines a method, its overrides and who inherits it unmodified") {
+  // Base.forward is overridden by B; C derives from B, so it runs B.forward, not Base.forward.
+  // A inherits Base.forward unmodified. Base.extra is inherited by all three.
+  auto b = analyze_file("pkg/base.py", kBase);
+  auto m = analyze_file("pkg/models.py", kModels);
+  ClassModel cm;
+  cm.add(*b);
+  cm.add(*m);
+  cm.resolve();
+  size_t base = cm.find("Base").at(0), a = cm.find("A").at(0), bb = cm.find("B").at(0), c = cm.find("C").at(0);
+  CHECK(cm.defining_class(c, "forward") == static_cast<int>(bb));
+  CHECK(cm.defining_class(a, "forward") == static_cast<int>(base));
+  CHECK(cm.defining_class(a, "__init__") == static_cast<int>(a));
+  CHECK(cm.defining_class(a, "nothing") == -1);
+  CHECK(cm.overridden_by(base, "forward") == std::vector<size_t>{bb});
+  CHECK(cm.inherited_by(base, "forward") == std::vector<size_t>{a});
+  CHECK(cm.inherited_by(bb, "forward") == std::vector<size_t>{c});
+  auto all = cm.inherited_by(base, "extra");
+  std::sort(all.begin(), all.end());
+  std::vector<size_t> want{a, bb, c};
+  std::sort(want.begin(), want.end());
+  CHECK(all == want);
+  CHECK(cm.overridden_by(base, "extra").empty());
+  // A method the class does not define itself has no overrides or heirs of its own.
+  CHECK(cm.inherited_by(c, "forward").empty());
+  CHECK(cm.overridden_by(a, "forward").empty());
+}
+
+TEST_CASE("classes: multiple bases are searched left to right, nearest first") {
+  auto x = analyze_file("m.py",
+                        "class L:\n    def f(self):\n        return 1\n"
+                        "class R:\n    def f(self):\n        return 2\n    def g(self):\n        return 3\n"
+                        "class D(L, R):\n    pass\n"
+                        "class E(D):\n    def g(self):\n        return 4\n");
+  ClassModel cm;
+  cm.add(*x);
+  cm.resolve();
+  size_t l = cm.find("L").at(0), r = cm.find("R").at(0), d = cm.find("D").at(0), e = cm.find("E").at(0);
+  CHECK(cm.defining_class(d, "f") == static_cast<int>(l));
+  CHECK(cm.defining_class(d, "g") == static_cast<int>(r));
+  CHECK(cm.inherited_by(l, "f") == std::vector<size_t>{d, e});
+  CHECK(cm.inherited_by(r, "f").empty());   // L.f wins for D and E
+  CHECK(cm.inherited_by(r, "g") == std::vector<size_t>{d});
+  CHECK(cm.overridden_by(r, "g") == std::vector<size_t>{e});
+}

@@ -149,4 +149,28 @@ bool ClassModel::provides(size_t c, std::string_view name) const {
   return false;
 }
 
+int ClassModel::defining_class(size_t c, std::string_view name) const {
+  if (c >= classes_.size()) return -1;
+  if (method(c, name)) return static_cast<int>(c);
+  for (size_t k : ancestors(c))
+    if (method(k, name)) return static_cast<int>(k);
+  return -1;
+}
+
+std::vector<size_t> ClassModel::overridden_by(size_t c, std::string_view name) const {
+  std::vector<size_t> out;
+  if (!method(c, name)) return out;
+  for (size_t s : subclasses(c))
+    if (method(s, name)) out.push_back(s);
+  return out;
+}
+
+std::vector<size_t> ClassModel::inherited_by(size_t c, std::string_view name) const {
+  std::vector<size_t> out;
+  if (!method(c, name)) return out;
+  for (size_t s : subclasses(c))
+    if (defining_class(s, name) == static_cast<int>(c)) out.push_back(s);
+  return out;
+}
+
 }  // namespace review::lang

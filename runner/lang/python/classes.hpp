@@ -58,6 +58,17 @@ class ClassModel {
   /// Whether `c` or one of its resolved ancestors assigns attribute `name` (or defines a method,
   /// property or class-level name of that name: a class-body assignment counts).
   bool provides(size_t c, std::string_view name) const;
+  /// The class whose method `name` an instance of `c` runs: `c` itself when it defines it, else
+  /// the first of ancestors(c) (nearest first, bases left to right: Python's MRO for single
+  /// inheritance, an approximation of C3 for multiple) that does; -1 when none of the repository
+  /// classes does (the method comes from an unresolved base or does not exist).
+  int defining_class(size_t c, std::string_view name) const;
+  /// Subclasses of `c` (transitive) that define method `name` themselves: its overrides, nearest
+  /// generation first. Empty when `c` does not define `name` either.
+  std::vector<size_t> overridden_by(size_t c, std::string_view name) const;
+  /// Subclasses of `c` (transitive) that run `c`'s own method `name` unmodified: defining_class
+  /// of each is `c`. Empty when `c` does not define `name`.
+  std::vector<size_t> inherited_by(size_t c, std::string_view name) const;
 
  private:
   std::vector<ClassInfo> classes_;
