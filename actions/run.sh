@@ -4,7 +4,7 @@
 # nothing from the pull request is executed.
 # Inputs (env): REVIEW_BINARY, INPUT_RULESET (one per line), INPUT_FAIL_ON, INPUT_FILTER,
 #   INPUT_ANNOTATIONS, INPUT_COMMENT, INPUT_SARIF_FILE, INPUT_CATEGORY, INPUT_CONFIG, INPUT_AUDIT,
-#   INPUT_SHARD, GITHUB_TOKEN,
+#   INPUT_SHARD, INPUT_WITH, GITHUB_TOKEN,
 #   and the Actions environment (GITHUB_EVENT_PATH, GITHUB_WORKSPACE, GITHUB_OUTPUT,
 #   GITHUB_STEP_SUMMARY, GITHUB_API_URL, GITHUB_REPOSITORY, RUNNER_TEMP).
 # Outputs: verdict, findings, sarif-file, sarif-written, exit-code. Always exits 0 when the runner
@@ -91,6 +91,13 @@ args+=(--fail-on "$fail_on" --filter "$filter" --format text --sarif "$sarif_pat
        --format "summary=$summary" --format "json=$json")
 [ -n "${INPUT_CATEGORY:-}" ] && args+=(--category "$INPUT_CATEGORY")
 [ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
+# Other repositories (`with:`, one NAME=PATH[@REV] per line): a relative PATH is in the workspace.
+while IFS= read -r line || [ -n "$line" ]; do
+  line=$(printf '%s' "$line" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+  [ -z "$line" ] && continue
+  case "$line" in *=/*) ;; *=*) line="${line%%=*}=$workspace/${line#*=}" ;; esac
+  args+=(--with "$line")
+done <<< "${INPUT_WITH:-}"
 # The trust boundary: in a pull-request run the review policy (the config, rulesets given as paths,
 # the baseline) is read from the base commit, so a pull request cannot change its own review; an
 # edit to the policy is reported as a finding. Without a base (audit, push without `before`) the

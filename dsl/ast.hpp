@@ -122,7 +122,11 @@ struct Rule {
 struct Let {
   std::string name;
   Span span;
-  ExprPtr value;                   ///< String, Int, Regex or List
+  ExprPtr value;                   ///< String, Int, Regex or List (a repository: the String name)
+  /// `let NAME = repo ["FILE" /PIN/]`: another repository a rule may use as a scope.
+  bool repo = false;
+  std::string pin_file;            ///< where the pinned revision is written ("" = not said)
+  ExprPtr pin;                     ///< Regex whose group `rev` (else group 1) is the revision
 };
 
 struct TierEntry {

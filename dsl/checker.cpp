@@ -80,6 +80,14 @@ class Checker {
         }
         lets_[l.name] = &l;
         if (l.value && l.value->kind == Expr::Kind::Regex) compile(*l.value, {});
+        if (l.repo && l.pin) {
+          std::string err;
+          auto c = compile_regex(l.pin->text, err);
+          if (!c) error(l.pin->span, "bad pin regex: " + err);
+          else if (!c->holes.empty()) error(l.pin->span, "a pin regex cannot have `{holes}`");
+          else if (c->re->NumberOfCapturingGroups() < 1)
+            error(l.pin->span, "the pin regex needs a group: `(?P<rev>…)` (or a first group) is the pinned revision");
+        }
       }
       for (const auto& k : f->kinds) {
         if (kinds_.count(k.name)) error(k.span, "duplicate kind `" + k.name + "`");

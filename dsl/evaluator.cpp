@@ -253,6 +253,12 @@ class Evaluator {
     for (const auto& x : v.as_list()) add_strings(x, out);
   }
 
+  bool is_repo(const std::string& name) const {
+    for (const auto& r : p_.data.repos)
+      if (r.name == name) return true;
+    return false;
+  }
+
   Scope scope_of(const ast::ScopeExpr& s) {
     Scope out;
     switch (s.kind) {
@@ -266,7 +272,10 @@ class Evaluator {
         break;
       case ast::ScopeExpr::Kind::Expr: {
         const Expr& x = *s.expr;
-        if (x.kind == Expr::Kind::Var && x.path.empty() && !lookup(x.text)) {
+        if (x.kind == Expr::Kind::Var && x.path.empty() && !lookup(x.text) && is_repo(x.text)) {
+          out.kind = Scope::Kind::Named;
+          out.patterns.push_back(x.text);
+        } else if (x.kind == Expr::Kind::Var && x.path.empty() && !lookup(x.text)) {
           out.kind = Scope::Kind::Globs;
           add_strings(p_.data.let(x.text), out.patterns);
         } else {

@@ -18,6 +18,7 @@ std::string Scope::describe() const {
     case Kind::Changed: return "changed";
     case Kind::Base: return "base";
     case Kind::Repo: return "repo";
+    case Kind::Named: return patterns.empty() ? std::string("?") : patterns.front();
     case Kind::Globs:
     case Kind::Files: {
       std::string out;

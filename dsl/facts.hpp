@@ -41,7 +41,9 @@ struct SourceSchema {
 /// versions; `Repo` = every tracked file at head; `Globs` = head files matching any glob
 /// (repository-relative, `**` crosses folders); `Files` = exactly the listed paths.
 struct Scope {
-  enum class Kind { Changed, Base, Repo, Globs, Files };
+  /// Named: every file of another repository (`functions(aiter)` where `let aiter = repo …`);
+  /// patterns[0] is its name.
+  enum class Kind { Changed, Base, Repo, Globs, Files, Named };
   Kind kind = Kind::Changed;
   std::vector<std::string> patterns;
 
@@ -60,10 +62,19 @@ struct TierEntry {
   std::string blast;
   std::string fails;
 };
+/// `let NAME = repo ["FILE" /PIN/]`: another repository rules may scope to, and where the
+/// reviewed repository writes the revision it builds against.
+struct RepoDecl {
+  std::string name;
+  std::string pin_file;   ///< path in the reviewed repository ("" = not said)
+  std::string pin;        ///< RE2 pattern; group `rev` (else group 1) is the revision
+};
+
 struct RulesetData {
   std::vector<TierEntry> tiers;
   std::vector<std::string> test_globs;
   std::vector<std::pair<std::string, Value>> lets;
+  std::vector<RepoDecl> repos;
 
   /// Returns the first `let` of that name, or null.
   Value let(std::string_view name) const;

@@ -205,7 +205,13 @@ struct use_decl : if_must< kw_use, use_path > {};
 
 struct let_string : string_tok {};
 struct let_strings : list< let_string, comma > {};
-struct let_value : sor< regex_tok, list_lit, int_tok, let_strings > {};
+// `let aiter = repo "requirements.txt" /aiter@(?P<rev>[0-9a-f]+)/`: a repository a rule may
+// scope to (`functions(aiter)`), with where its pinned revision is written (optional).
+struct let_repo_kw : kw_repo {};
+struct let_repo_file : string_tok {};
+struct let_repo_pin : regex_tok {};
+struct let_repo : seq< let_repo_kw, opt< let_repo_file, must< let_repo_pin > > > {};
+struct let_value : sor< let_repo, regex_tok, list_lit, int_tok, let_strings > {};
 struct let_ident : var_name {};
 struct let_name : tok< let_ident > {};
 struct let_equals : equals {};

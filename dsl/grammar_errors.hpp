@@ -51,7 +51,8 @@ REVIEW_MSG( ruleset_close, "expected `version`, `tests` or `}` in the ruleset bl
 REVIEW_MSG( use_path, "expected a file name string after `use`" );
 REVIEW_MSG( let_name, "expected a name after `let`" );
 REVIEW_MSG( let_equals, "expected `=` after the let name" );
-REVIEW_MSG( let_value, "expected a value: strings, a [list], a /regex/ or an integer" );
+REVIEW_MSG( let_value, "expected a value: strings, a [list], a /regex/, an integer or `repo`" );
+REVIEW_MSG( let_repo_pin, "expected a /regex/ after the file: its group `rev` (else group 1) is the pinned revision" );
 REVIEW_MSG( tier_number, "expected a tier number" );
 REVIEW_MSG( tier_label, "expected a tier label string" );
 REVIEW_MSG( tier_open, "expected `{` after the tier label" );

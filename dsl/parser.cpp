@@ -59,6 +59,11 @@ struct Builder {
   std::string title, tmp_text, let_name, example_kind, example_lang;
   Span example_lang_span;
   Span let_span;
+  // `let NAME = repo "FILE" /PIN/`: set by the let_repo actions, read by let_decl's.
+  bool let_is_repo = false;
+  size_t repo_mark = 0;
+  std::string let_pin_file;
+  ExprPtr let_pin;
   ast::Tier tier;
   ast::KindDecl kind;
   ast::Rule rule;
@@ -452,9 +457,38 @@ template <> struct action<g::let_strings> {
     b.tmp_strings.clear();
   }
 };
+template <> struct action<g::let_repo_kw> {
+  template <typename In> static void apply(const In&, Builder& b) {
+    b.repo_mark = b.exprs.size();
+    b.let_is_repo = true;
+  }
+};
+template <> struct action<g::let_repo> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    b.let_pin.reset();
+    b.let_pin_file.clear();
+    if (b.exprs.size() >= b.repo_mark + 2) {
+      b.let_pin = b.pop();
+      b.let_pin_file = b.pop_string();
+    }
+    auto name = make(Expr::Kind::String, span_of(in, in.size()));
+    name->text = b.let_name;
+    b.exprs.push_back(std::move(name));
+  }
+};
 template <> struct action<g::let_decl> {
   template <typename In> static void apply(const In&, Builder& b) {
-    b.file->lets.push_back({b.let_name, b.let_span, b.pop()});
+    ast::Let l;
+    l.name = b.let_name;
+    l.span = b.let_span;
+    l.value = b.pop();
+    if (b.let_is_repo) {
+      l.repo = true;
+      l.pin_file = std::move(b.let_pin_file);
+      l.pin = std::move(b.let_pin);
+    }
+    b.let_is_repo = false;
+    b.file->lets.push_back(std::move(l));
   }
 };
 template <> struct action<g::tier_number> {

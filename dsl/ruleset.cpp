@@ -91,6 +91,7 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       if (impl->lets.count(l.name) || !l.value) continue;
       impl->lets[l.name] = &l;
       impl->data.lets.emplace_back(l.name, let_value(*l.value));
+      if (l.repo) impl->data.repos.push_back({l.name, l.pin_file, l.pin ? l.pin->text : std::string()});
     }
     for (const auto& k : f->kinds) impl->kinds.push_back(&k);
     for (const auto& r : f->rules) {

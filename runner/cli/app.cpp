@@ -142,7 +142,7 @@ void cmd_sources(std::ostream& out) {
     }
   }
   out << "\nEvery fact also has file, line, end_line and column.\n"
-         "Scopes: changed (default), base, repo, a glob list [\"a/**\", ...], or a `let` name.\n";
+         "Scopes: changed (default), base, repo, a glob list [\"a/**\", ...], a `let` name of globs, or a `let NAME = repo` name (another repository, loaded with --with NAME=PATH[@REV]).\n";
 }
 
 int cmd_list(std::ostream& out, std::ostream& err) {
@@ -196,8 +196,9 @@ int run(int argc, char** argv) {
   std::vector<std::string> formats;
   std::string sarif, fail_on = "block";
   std::string config, shard, policy_from;
+  std::vector<std::string> with_specs;  // --with NAME=PATH[@REV]
   bool no_config = false;
-  app.add_option("--config", config, "Review configuration: rulesets, fail-on, filter, baseline, exclude, severity (default: .github/review.yml at the root of the repository, when it exists; read from --policy-from when given)");
+  app.add_option("--config", config, "Review configuration: rulesets, fail-on, filter, baseline, exclude, severity, repos (default: .github/review.yml at the root of the repository, when it exists; read from --policy-from when given)");
   app.add_flag("--no-config", no_config, "Do not read .github/review.yml by default");
   app.add_option("--policy-from", policy_from,
                  "Read the review policy (--config, rulesets given as paths and what they `use`, the baseline) "
@@ -221,6 +222,12 @@ int run(int argc, char** argv) {
   app.add_option("--body", o.inputs.body, "Pull-request body (default: from --pr or the event; when two revisions are reviewed without them, the head commit's message body)")->group(g_in);
   app.add_option("--label", o.inputs.labels, "Pull-request label (repeatable; default: from --pr or the event)")->group(g_in);
   app.add_option("--max-file-size", o.inputs.max_file_bytes, "Skip files larger than this many bytes, in every input mode (default: 2097152, 2 MiB)")->group(g_in);
+  app.add_option("--with", with_specs,
+                 "Another repository as a fact scope, NAME=PATH[@REV] (repeatable): rules read it as `functions(NAME)` "
+                 "where the ruleset says `let NAME = repo …`; without @REV, the revision the ruleset's pin file names, "
+                 "else HEAD (default: none)")
+      ->type_name("NAME=PATH[@REV]")
+      ->group(g_in);
   app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default: 268435456, 256 MiB)")->group(g_in);
   auto* g_out = "Output";
   app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
@@ -400,12 +407,32 @@ int run(int argc, char** argv) {
         o.exclude = c.exclude;
         o.severity_overrides = c.severity;
         o.inline_suppressions = c.inline_suppressions;
+        for (const auto& [n, spec] : c.repos) {
+          bool given = false;  // --with NAME wins over the file
+          for (const auto& w : with_specs) given = given || w.rfind(n + "=", 0) == 0;
+          if (given) continue;
+          try {
+            auto w = change::parse_with(n + "=" + spec);
+            w.origin = config;
+            o.with.push_back(std::move(w));
+          } catch (const std::invalid_argument& e) {
+            throw ConfigError{config + ": repos: " + e.what()};
+          }
+        }
       } catch (const ConfigError& e) {
         err << e.message << "\n";
         return 3;
       } catch (const PolicyError& e) {
         err << "runner: " << e.message << "\n";
         return 3;
+      }
+    }
+    for (const auto& spec : with_specs) {
+      try {
+        o.with.push_back(change::parse_with(spec));
+      } catch (const std::invalid_argument& e) {
+        err << "runner: " << e.what() << "\n";
+        return 2;
       }
     }
     if (!shard.empty()) {

@@ -72,7 +72,7 @@ ReviewConfig parse_review_config(const std::string& text, const std::string& nam
   if (!root || root.IsNull()) return c;
   if (!root.IsMap()) throw ConfigError{pos(name, root) + ": the configuration must be a mapping of keys to values"};
   static const std::vector<std::string> keys = {"rulesets", "fail-on", "filter", "baseline", "exclude", "severity",
-                                                   "inline-suppressions"};
+                                                   "inline-suppressions", "repos"};
   for (const auto& kv : root) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
     const YAML::Node& v = kv.second;
@@ -85,13 +85,16 @@ ReviewConfig parse_review_config(const std::string& text, const std::string& nam
     else if (key == "severity") {
       if (!v.IsMap()) throw ConfigError{pos(name, v) + ": `severity` must map rule ids to block, warn, note or off"};
       for (const auto& r : v) c.severity[r.first.Scalar()] = one_of(name, r.second, "severity", {"block", "warn", "note", "off"});
+    } else if (key == "repos") {
+      if (!v.IsMap()) throw ConfigError{pos(name, v) + ": `repos` must map repository names to PATH[@REV]"};
+      for (const auto& r : v) c.repos[r.first.Scalar()] = scalar(name, r.second, "repos");
     } else {
       std::string best;
       size_t bd = 3;
       for (const auto& k : keys)
         if (size_t d = distance(key, k); d < bd) bd = d, best = k;
       throw ConfigError{pos(name, kv.first) + ": unknown key `" + key + "`" +
-                        (best.empty() ? "; known keys: rulesets, fail-on, filter, baseline, exclude, severity, inline-suppressions"
+                        (best.empty() ? "; known keys: rulesets, fail-on, filter, baseline, exclude, severity, inline-suppressions, repos"
                                       : "; did you mean `" + best + "`?")};
     }
   }

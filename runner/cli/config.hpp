@@ -10,6 +10,8 @@
 //     HK1: off                       # `off` drops the rule's findings
 //   inline-suppressions: base-only   # all (default) | base-only: an ignore comment the change
 //                                    # itself adds does not suppress (it is shown either way)
+//   repos:                           # other repositories as named scopes, as --with
+//     aiter: ../aiter                # PATH[@REV]; without @REV the ruleset's pin, else HEAD
 //
 // Command-line flags win over the file. Unknown keys and bad values are errors with line and
 // column ("review.yml:3:1: unknown key `fail_on`; did you mean `fail-on`?").
@@ -30,6 +32,7 @@ struct ReviewConfig {
   std::vector<std::string> exclude;       ///< globs
   std::map<std::string, std::string> severity;  ///< rule id -> block|warn|note|off
   std::string inline_suppressions = "all";      ///< all|base-only
+  std::map<std::string, std::string> repos;     ///< name -> PATH[@REV] (as --with NAME=PATH[@REV])
 };
 
 /// A configuration error: "file:line:col: message".

@@ -45,8 +45,12 @@ std::string trim(std::string s) {
   return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
 }
 
+// Files of other repositories an example declares: name -> path -> text.
+using ExampleRepos = std::map<std::string, std::map<std::string, std::string>>;
+
 // Reads the `# key: value` header lines at the top of an example (comment lines only).
-void read_header(const std::string& code, std::string& path, change::PrMeta& pr) {
+// `# with NAME: PATH LINE` adds LINE to file PATH of repository NAME (a named scope).
+void read_header(const std::string& code, std::string& path, change::PrMeta& pr, ExampleRepos* repos = nullptr) {
   std::istringstream in(code);
   std::string line;
   while (std::getline(in, line)) {
@@ -63,6 +67,11 @@ void read_header(const std::string& code, std::string& path, change::PrMeta& pr)
     else if (key == "pr-title") pr.title = value;
     else if (key == "pr-body") pr.body += (pr.body.empty() ? "" : "\n") + value;
     else if (key == "pr-label") pr.labels.push_back(value);
+    else if (key.rfind("with ", 0) == 0 && repos) {
+      auto sp = value.find(' ');
+      std::string file = value.substr(0, sp), text = sp == std::string::npos ? std::string() : value.substr(sp + 1);
+      (*repos)[trim(key.substr(5))][file] += text + "\n";
+    }
   }
 }
 
@@ -129,7 +138,7 @@ std::map<int, int> diff_marker_map(const std::string& code) {
   return out;
 }
 
-std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
+std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex, ExampleRepos* repos = nullptr) {
   std::string path = default_path(ex.language);
   change::PrMeta pr;
   std::shared_ptr<change::Change> c;
@@ -141,9 +150,9 @@ std::shared_ptr<change::Change> example_change(const dsl::RuleExample& ex) {
     if (nl != std::string::npos) pr.body = ex.code.substr(nl + 1);
   } else if (ex.language == "diff") {
     c = std::make_shared<change::Change>(change::make_patch_change(ex.code, diff_bases(ex.code), "example"));
-    read_header(ex.code, path, pr);
+    read_header(ex.code, path, pr, repos);
   } else {
-    read_header(ex.code, path, pr);
+    read_header(ex.code, path, pr, repos);
     c = std::make_shared<change::Change>(change::make_snippet_change(path, ex.code));
   }
   pr.number = 1;
@@ -249,8 +258,14 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
         std::string problem;
         std::vector<int> lines;
         try {
-          auto change = example_change(ex);
+          ExampleRepos repos;
+          auto change = example_change(ex, &repos);
           facts::ChangeFacts facts(change);
+          for (const auto& [name, files] : repos) {
+            auto rc = std::make_shared<change::Change>();
+            rc->content = std::make_shared<change::MemoryContent>(files, std::map<std::string, std::string>{});
+            facts.add_repository({name, "(example)", "", "the example", std::make_shared<facts::ChangeFacts>(rc)});
+          }
           dsl::EvalOptions eo;
           eo.only_rules = {rule.id};
           dsl::EvalResult res = dsl::evaluate(*r.program, facts, eo);

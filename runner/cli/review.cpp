@@ -242,6 +242,54 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   fopts.max_file_bytes = opts.inputs.max_file_bytes;
   fopts.memory_exceeded = &memory.exceeded();
   facts::ChangeFacts facts(change, fopts);
+  // Other repositories as named scopes: --with NAME=PATH[@REV] and `repos:` of the configuration.
+  std::vector<facts::Repository> repositories;
+  for (const auto& w : opts.with) {
+    const dsl::RepoDecl* decl = nullptr;
+    for (const auto& p : programs)
+      for (const auto& d : p->data().repos)
+        if (d.name == w.name && !decl) decl = &d;
+    if (!decl) {
+      std::vector<std::string> names;
+      for (const auto& p : programs)
+        for (const auto& d : p->data().repos) names.push_back(d.name);
+      err << "runner: " << w.origin << " names the repository `" << w.name
+          << "`, which no loaded ruleset declares (`let " << w.name << " = repo …`)" << dsl::did_you_mean(w.name, names)
+          << "\n";
+      return 2;
+    }
+    std::string rev = w.rev, from = w.rev.empty() ? std::string() : w.origin;
+    // A path of the configuration file is relative to the reviewed repository's folder.
+    std::string path = w.path;
+    if (w.origin != "--with" && !path.empty() && path[0] != '/' && !opts.inputs.repo.empty())
+      path = (std::filesystem::path(opts.inputs.repo) / path).string();
+    if (rev.empty() && !decl->pin_file.empty()) {
+      std::optional<std::string> text = change->content->head(decl->pin_file);
+      std::optional<std::string> pin = text ? change::find_pin(*text, decl->pin) : std::nullopt;
+      if (pin) {
+        rev = *pin;
+        from = decl->pin_file;
+      } else {
+        notes << "note: " << w.name << ": " << (text ? "no pinned revision found in " : "no file ") << decl->pin_file
+            << " at the head, so " << path << " is read at its HEAD\n";
+      }
+    }
+    if (rev.empty()) from = "HEAD";
+    try {
+      auto rc = std::make_shared<change::Change>(change::load_repository(path, rev));
+      auto rf = std::make_shared<facts::ChangeFacts>(rc, fopts);
+      repositories.push_back({w.name, path, rc->pr.head_sha, from, rf});
+      facts.add_repository(repositories.back());
+      notes << "note: " << w.name << ": reading " << path
+          << (rc->pr.head_sha.empty() ? std::string(" (a folder)") : " at " + rc->pr.head_sha.substr(0, 12))
+          << " (revision from " << from << ")\n";
+    } catch (const change::InputError& e) {
+      err << w.origin << " " << w.name << ": " << e.where << ": " << e.message
+          << (from == decl->pin_file ? " (the revision pinned in " + decl->pin_file + "; fetch it into " + path + ")" : std::string())
+          << "\n";
+      return 3;
+    }
+  }
   // Long runs (audits) say how far they are: redrawn on a terminal, once a minute in CI logs.
   Progress progress(notes, opts.stderr_is_tty, opts.inputs.all ? change->files.size() : 0);
   facts.set_parse_hook([&progress](const std::string&, bool) { progress.file_parsed(); });
@@ -433,6 +481,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     dopts.jobs = opts.jobs;
     dopts.max_file_bytes = opts.inputs.max_file_bytes;
     dopts.memory_exceeded = &memory.exceeded();
+    dopts.repositories = repositories;
     auto stats = pipeline::mark_pre_existing(change, programs, dopts, findings);
     run.differential = stats.ran;
     if (size_t n = stats.pre_existing)

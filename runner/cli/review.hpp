@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dsl/finding.hpp"
+#include "runner/change/repository.hpp"
 #include "runner/change/shard.hpp"
 #include "runner/cli/inputs.hpp"
 #include "runner/cli/policy.hpp"
@@ -73,6 +74,8 @@ struct ReviewOptions {
   /// --quiet: no "note:" lines on `err` and no default text report (warnings, errors and the
   /// outputs asked for still appear; the exit code is unchanged).
   bool quiet = false;
+  /// Other repositories as named scopes (--with NAME=PATH[@REV], `repos:` in the configuration).
+  std::vector<change::WithSpec> with;
 };
 
 /// Runs a review and returns the exit code: 0 nothing new at or above fail_on (pre-existing

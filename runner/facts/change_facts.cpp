@@ -89,6 +89,17 @@ const std::vector<dsl::SourceSchema>& ChangeFacts::schema() const { return fact_
 void ChangeFacts::configure(const dsl::RulesetData& data) {
   data_ = data;
   cache_.clear();
+  for (auto& r : repositories_)
+    if (r.facts) r.facts->configure(data);
+}
+
+void ChangeFacts::add_repository(Repository repo) {
+  for (auto& r : repositories_)
+    if (r.name == repo.name) {
+      r = std::move(repo);
+      return;
+    }
+  repositories_.push_back(std::move(repo));
 }
 
 void ChangeFacts::set_parse_hook(std::function<void(const std::string&, bool)> hook) {
@@ -173,6 +184,7 @@ std::vector<FileRef> ChangeFacts::files(const Scope& scope) {
         out.push_back({p, false, cf});
       }
       break;
+    case Scope::Kind::Named: break;  // query() hands it to the named repository's facts
   }
   return out;
 }
@@ -312,6 +324,16 @@ void ChangeFacts::prefetch(const std::vector<FileRef>& refs, bool analyses) {
 // ---- queries ----
 
 const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const Scope& scope) {
+  if (scope.kind == Scope::Kind::Named) {
+    const std::string name = scope.patterns.empty() ? std::string() : scope.patterns.front();
+    for (auto& r : repositories_)
+      if (r.name == name && r.facts) return r.facts->query(source, Scope{Scope::Kind::Repo, {}});
+    static const std::vector<FactPtr> none;
+    if (!find_source(source)) throw dsl::FactsError{"unknown fact source '" + source + "'"};
+    note(name + ": not loaded, so rules that read it found nothing (pass --with " + name +
+         "=PATH[@REV], or `repos:` in .github/review.yml)");
+    return none;
+  }
   std::string key = scope_key(source, scope);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;

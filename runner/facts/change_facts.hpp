@@ -71,6 +71,13 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
 
+  /// Adds another repository that rules scope to by name (`functions(aiter)` where the ruleset
+  /// says `let aiter = repo …`): a query over Scope::Kind::Named with that name is answered by
+  /// `repo.facts` over its whole tree (Scope::Kind::Repo); `configure` is passed on to it. A
+  /// repository of the same name is replaced. A named scope whose repository was not added
+  /// answers no facts and leaves a note.
+  void add_repository(Repository repo);
+
   /// Called once for each file actually parsed: (path, true for the base side). For tests and
   /// metrics; may be called from parser threads (calls are serialised).
   void set_parse_hook(std::function<void(const std::string& path, bool base)> hook);
@@ -92,6 +99,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   const change::Change& change() const override { return *change_; }
   std::shared_ptr<const change::Change> change_ptr() const override { return change_; }
   const dsl::RulesetData& data() const override { return data_; }
+  const std::vector<Repository>& repositories() const override { return repositories_; }
   std::vector<FileRef> files(const dsl::Scope& scope) override;
   const std::vector<std::string>& repo_files() override;
   void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
@@ -119,6 +127,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.
   std::atomic<bool> analyses_wanted_{false};
   std::optional<std::vector<std::string>> repo_files_;
+  std::vector<Repository> repositories_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts
   std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts
 };

@@ -57,6 +57,7 @@ class FilesSource final : public Source {
       case Scope::Kind::Files:
         for (const auto& p : scope.patterns) entries.push_back({p, change.find(p)});
         break;
+      case Scope::Kind::Named: break;  // answered by the named repository's own facts
     }
     std::vector<dsl::FactPtr> out;
     for (const auto& e : entries) {

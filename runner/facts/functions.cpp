@@ -25,6 +25,7 @@ class FunctionsSource final : public Source {
                 field("qualified", T::String, "Python Cls.method / outer.inner; C++ ns::Cls::f"),
                 field("class", T::String, "class whose body defines it (C++ out-of-line: the qualifier), \"\" for free functions"),
                 field("params", T::List, "parameter names in order (list of strings, self included)"),
+                field("kwargs", T::String, "name of the `**` parameter that takes any keyword (Python), \"\" when none"),
                 field("defaults", T::List, "\"name=default\" for each parameter with a default (list of strings)"),
                 field("decorators", T::List, "decorator texts without '@' (list of strings)"),
                 field("start", T::Int, "first line (decorators excluded)"),
@@ -58,11 +59,14 @@ class FunctionsSource final : public Source {
       f->set("qualified", Value(fn.qualified));
       f->set("class", Value(fn.cls));
       std::vector<std::string> params, defaults;
+      std::string kwargs;
       for (const auto& p : fn.params) {
+        if (p.text.rfind("**", 0) == 0) kwargs = p.name;
         params.push_back(p.name);
         if (!p.default_value.empty()) defaults.push_back(p.name + "=" + p.default_value);
       }
       f->set("params", util::str_list(params));
+      f->set("kwargs", Value(kwargs));
       f->set("defaults", util::str_list(defaults));
       f->set("decorators", util::str_list(fn.decorators));
       f->set("start", Value(fn.start_line));

@@ -182,6 +182,7 @@ class RemovedLinesSource final : public Source {
         case Scope::Kind::Files:
           in_scope = std::find(scope.patterns.begin(), scope.patterns.end(), cf.path) != scope.patterns.end();
           break;
+        case Scope::Kind::Named: break;  // answered by the named repository's own facts
       }
       if (!in_scope || cf.removed_lines.empty()) continue;
       std::string file = scope.kind == Scope::Kind::Base ? util::base_path(cf) : cf.path;

@@ -24,7 +24,7 @@ constexpr Factory kSources[] = {
     &make_handlers_source,    &make_throws_source,         &make_includes_source,
     &make_ifdefs_source,      &make_cmake_commands_source, &make_cmake_targets_source,
     &make_cmake_installs_source, &make_workflows_source,   &make_jobs_source,
-    &make_steps_source,       &make_sections_source,
+    &make_steps_source,       &make_sections_source,       &make_repos_source,
     &make_location_shape,     &make_construct_shape,
 };
 

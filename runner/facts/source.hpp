@@ -52,6 +52,16 @@ struct FileRef {
   bool added_range(int a, int b) const;
 };
 
+/// Another repository loaded as a fact scope (`--with NAME=PATH[@REV]`, `repos:` in the
+/// configuration).
+struct Repository {
+  std::string name;                    ///< the ruleset's `let NAME = repo …`
+  std::string path;                    ///< folder it was read from
+  std::string rev;                     ///< full commit id; "" for a plain folder
+  std::string rev_from;                ///< where the revision came from: "--with", "review.yml", the pin file, or "HEAD"
+  std::shared_ptr<dsl::Facts> facts;   ///< its facts (a ChangeFacts over a change with no files)
+};
+
 /// What a source may read while it builds: the change, the ruleset data, the files of a scope
 /// and their parsed models, and other sources' per-file facts. Implemented by ChangeFacts.
 class SourceContext {
@@ -63,6 +73,8 @@ class SourceContext {
   virtual std::shared_ptr<const change::Change> change_ptr() const = 0;
   /// The ruleset data of the last `configure` (tiers, test globs, lets).
   virtual const dsl::RulesetData& data() const = 0;
+  /// The other repositories loaded as named scopes, in the order they were added.
+  virtual const std::vector<Repository>& repositories() const = 0;
   /// Every analysable file side the scope covers, in file order: head sides of changed files
   /// (changed), base sides (base), tracked head files minus the skip globs (repo, globs) or the
   /// listed paths (files). Deleted, binary, skipped files and submodules are left out.

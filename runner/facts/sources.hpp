@@ -9,6 +9,7 @@
 namespace review::facts {
 
 std::unique_ptr<Source> make_pr_source();              // pr.cpp
+std::unique_ptr<Source> make_repos_source();           // repos.cpp
 std::unique_ptr<Source> make_files_source();           // files.cpp
 std::unique_ptr<Source> make_lines_source();           // lines.cpp
 std::unique_ptr<Source> make_added_lines_source();     // lines.cpp

@@ -108,6 +108,7 @@ DifferentialStats mark_pre_existing(const std::shared_ptr<const change::Change>&
     fopts.max_file_bytes = options.max_file_bytes;
     fopts.memory_exceeded = options.memory_exceeded;
     facts::ChangeFacts facts(base, fopts);
+    for (const auto& r : options.repositories) facts.add_repository(r);
     for (const auto& p : programs) {
       dsl::EvalOptions eo;
       eo.rule_budget = options.rule_budget;

@@ -22,6 +22,7 @@
 #include "dsl/finding.hpp"
 #include "dsl/ruleset.hpp"
 #include "runner/change/change.hpp"
+#include "runner/facts/source.hpp"
 
 namespace review::pipeline {
 
@@ -32,6 +33,7 @@ struct DifferentialOptions {
   /// The run's memory-ceiling flag (dsl::EvalOptions::memory_exceeded): once set, the base
   /// evaluation stops, and the findings it did not reach stay new (never pre-existing).
   const std::atomic<bool>* memory_exceeded = nullptr;
+  std::vector<facts::Repository> repositories;  ///< the head run's named scopes, the same for the base
 };
 
 /// What the step did (for the run's notes and the benchmarks).

@@ -318,3 +318,16 @@ TEST_CASE("checker: an example in a language outside LoadOptions::example_langua
     CHECK(diagnostics_of(ok, o).empty());
   }
 }
+
+TEST_CASE("checker: `let NAME = repo` — a scope; its pin regex must compile and have a group") {
+  // A repository let is a scope (no error) and, as a value, its name.
+  CHECK(diagnostics_of("let lib = repo \"pins.txt\" /lib @ (?P<rev>\\w+)/\n" +
+                       rule_with("for l in lines(lib) where l.text != lib")) == "");
+  CHECK(diagnostics_of("let lib = repo\n" + rule_with("for l in lines(lib)")) == "");
+  CHECK(diagnostics_of("let lib = repo \"pins.txt\" /lib @ \\w+/\n" + rule_with("for l in lines(lib)")) ==
+        "t.rules:1:27: error: the pin regex needs a group: `(?P<rev>…)` (or a first group) is the pinned revision\n"
+        "  let lib = repo \"pins.txt\" /lib @ \\w+/\n"
+        "                            ^~~~~~~~~~~\n");
+  CHECK(diagnostics_of("let lib = repo \"pins.txt\" /lib (/\n" + rule_with("for l in lines(lib)")).find("bad pin regex") !=
+        std::string::npos);
+}

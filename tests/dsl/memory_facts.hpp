@@ -33,7 +33,8 @@ inline std::vector<SourceSchema> test_schema() {
                     f("in_condition", T::Bool), f("added", T::Bool)}),
       src("functions", {f("name", T::String), f("qualified", T::String), f("class", T::String),
                         f("params", T::List), f("decorators", T::List), f("start", T::Int), f("end", T::Int),
-                        f("changed", T::Bool), f("added", T::Bool), f("calls", T::List)}),
+                        f("changed", T::Bool), f("added", T::Bool), f("calls", T::List),
+                        f("kwargs", T::String)}),
       src("calls", {f("callee", T::String), f("args", T::List), f("kwargs", T::List), f("kwarg_names", T::List), f("function", T::String),
                     f("in_loop", T::Bool), f("added", T::Bool)}),
       src("assignments", {f("target", T::String), f("value", T::String), f("function", T::String),
@@ -49,6 +50,8 @@ inline std::vector<SourceSchema> test_schema() {
                             f("bound_in", T::String), f("unbound_path", T::String), f("cause", T::String),
                             f("guarded", T::Bool), f("guard", T::String)}),
       src("symbols", {f("name", T::String), f("kind", T::String)}),
+      src("repos", {f("name", T::String), f("loaded", T::Bool), f("path", T::String), f("rev", T::String),
+                    f("rev_from", T::String), f("pin_file", T::String)}, false),
       src("cmake_commands", {f("name", T::String), f("args", T::List), f("added", T::Bool)}),
       src("sections", {f("heading", T::String), f("level", T::Int), f("text", T::String), f("start", T::Int),
                        f("end", T::Int)}),
@@ -91,6 +94,7 @@ class MemoryFacts : public Facts {
         case Scope::Kind::Files:
           for (const auto& p : scope.patterns) in = in || p == f->file;
           break;
+        case Scope::Kind::Named: break;  // no other repository in memory
       }
       if (in) out.push_back(f);
     }

@@ -139,7 +139,8 @@ TEST_CASE("parser: declaration syntax errors, one message table") {
       {"use 3", "1:5: expected a file name string after `use`"},
       {"let", "1:4: expected a name after `let`"},
       {"let x", "1:6: expected `=` after the let name"},
-      {"let x =", "1:8: expected a value: strings, a [list], a /regex/ or an integer"},
+      {"let x =", "1:8: expected a value: strings, a [list], a /regex/, an integer or `repo`"},
+      {"let x = repo \"pins.txt\"", "1:24: expected a /regex/ after the file: its group `rev` (else group 1) is the pinned revision"},
       {"tier x", "1:6: expected a tier number"},
       {"tier 1", "1:7: expected a tier label string"},
       {"tier 1 \"l\"", "1:11: expected `{` after the tier label"},
@@ -215,6 +216,8 @@ tier 1 "every pass" {
   "atom/x.py"
 }
 kind perf "performance change" when pr.text ~ re
+let aiter = repo "docker/Dockerfile" /ARG AITER_COMMIT=(?P<rev>\w+)/
+let atom = repo
 )", "t.rules");
   REQUIRE(r.diagnostics.empty());
   const auto& f = r.file;
@@ -224,7 +227,16 @@ kind perf "performance change" when pr.text ~ re
   CHECK(f.test_globs == std::vector<std::string>{"tests/**", "**/test_*.py"});
   REQUIRE(f.uses.size() == 1);
   CHECK(f.uses[0].path == "common.rules");
-  REQUIRE(f.lets.size() == 5);
+  REQUIRE(f.lets.size() == 7);
+  CHECK_FALSE(f.lets[0].repo);
+  CHECK(f.lets[5].repo);
+  CHECK(f.lets[5].pin_file == "docker/Dockerfile");
+  REQUIRE(f.lets[5].pin);
+  CHECK(f.lets[5].pin->text == "ARG AITER_COMMIT=(?P<rev>\\w+)");
+  CHECK(ast::dump(*f.lets[5].value) == "\"aiter\"");  // as a value: its name
+  CHECK(f.lets[6].repo);
+  CHECK(f.lets[6].pin_file.empty());
+  CHECK_FALSE(f.lets[6].pin);
   CHECK(ast::dump(*f.lets[0].value) == "[\"atom/entrypoints/**\" \"atom/model_engine/**\"]");
   CHECK(ast::dump(*f.lets[1].value) == "\"x\"");
   CHECK(ast::dump(*f.lets[2].value) == "3");

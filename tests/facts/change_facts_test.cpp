@@ -63,7 +63,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls assignments statements branches "
         "dispatch_cases unbound_reads classes methods overrides subclasses attributes clones siblings symbols handlers throws includes ifdefs "
-        "cmake_commands cmake_targets cmake_installs workflows jobs steps sections location construct ");
+        "cmake_commands cmake_targets cmake_installs workflows jobs steps sections repos location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
   CHECK(schema[0].takes_scope == false);

@@ -113,6 +113,10 @@ ChangeBuilder fixture() {
 TEST_CASE("every source's facts carry exactly its schema's fields, with their types", "[facts][sources]") {
   auto b = fixture();
   auto facts = b.facts();
+  // A declared repository (`let lib = repo`), so that `repos` has a fact.
+  review::dsl::RulesetData data;
+  data.repos.push_back({"lib", "pins.txt", "lib @ (\\w+)"});
+  facts->configure(data);
   std::set<std::string> names;
   for (const auto& src : review::facts::sources()) {
     const std::string& name = src->schema().name;
