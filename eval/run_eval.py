@@ -41,7 +41,8 @@ SHARED_RULES = {"D1", "D1b", "D4", "D6", "D7", "D8", "D9", "G1", "HK1"}
 # B5/E2 family (E2 when the caller is a plugin bridge); B6's cited ATOM evidence (ATOM#1548, a
 # getattr key with a silent default) is the B5c pattern, so both ids count for a B6 case.
 RULE_ALIASES = {
-    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f", "E2"},
+    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f", "B5g", "B5h", "E2"},
+    "E1": {"E1", "E1a"},
     "B6": {"B6", "B5c"},
     "D4": {"D4", "D4d"},
     "C1": {"C1", "C1b", "C1c"},
