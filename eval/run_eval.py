@@ -55,7 +55,8 @@ WINDOW = 3
 # Where each repository's clone lives, under --repos (defaults to the names used on this machine).
 REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
              "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
-             "flashinfer-ai/flashinfer": "flashinfer"}
+             "flashinfer-ai/flashinfer": "flashinfer", "pytorch/ao": "torchao",
+             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger"}
 
 
 def repo_dir(repo, args):
