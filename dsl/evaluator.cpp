@@ -178,6 +178,9 @@ class Evaluator {
   struct Index {
     std::unordered_map<std::string, std::vector<uint32_t>> buckets;
     std::vector<uint32_t> always;
+    /// Word indexes: the candidates of a key that is not a whole token (starts, ends or is
+    /// inside one), computed on first lookup from the token buckets.
+    std::unordered_map<std::string, std::vector<uint32_t>> partial;
   };
   std::unordered_map<std::string, Index> indexes_;
   RulePlan naive_;
@@ -323,9 +326,27 @@ class Evaluator {
     return dot == std::string::npos ? s : s.substr(dot + 1);
   }
 
-  const Index& index(const std::string& qkey, const std::vector<FactPtr>& facts, const Probe& p) {
+  static bool word_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  }
+
+  /// Calls add(token) for every maximal run of word characters in `s`.
+  template <class Add>
+  static void tokens(const std::string& s, Add&& add) {
+    size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && !word_char(s[i])) ++i;
+      size_t start = i;
+      while (i < s.size() && word_char(s[i])) ++i;
+      if (i > start) add(s.substr(start, i - start));
+    }
+  }
+
+  Index& index(const std::string& qkey, const std::vector<FactPtr>& facts, const Probe& p) {
     std::string key = qkey + '\1' + std::to_string(static_cast<int>(p.kind));
     for (const auto& f : p.path) key += '\1' + f;
+    if (p.kind == Probe::Kind::Capture)  // one index per regex and group
+      key += '\1' + std::to_string(reinterpret_cast<uintptr_t>(p.regex)) + '\1' + std::to_string(p.group);
     auto it = indexes_.find(key);
     if (it != indexes_.end()) return it->second;
     // Built once per evaluate() for every rule that asks; like the query, not charged to the
@@ -352,14 +373,76 @@ class Evaluator {
           for (const auto& x : v.as_list())
             if (x.is_string()) add(tail(x.as_string()));
           break;
+        case Probe::Kind::Capture: {
+          // the first element the regex matches binds the groups, as match() does
+          std::vector<std::string> groups;
+          auto one = [&](const Value& x) {
+            if (!x.is_string() || !regex_search(*p.regex->re, x.as_string(), &groups)) return false;
+            add("s" + (p.group < groups.size() ? groups[p.group] : std::string()));
+            return true;
+          };
+          if (v.is_list()) {
+            for (const auto& x : v.as_list())
+              if (one(x)) break;
+          } else {
+            one(v);
+          }
+          break;
+        }
+        case Probe::Kind::Word:
+          if (v.is_string()) tokens(v.as_string(), add);
+          for (const auto& x : v.as_list())
+            if (x.is_string()) tokens(x.as_string(), add);
+          break;
       }
     }
     deadline_ += Clock::now() - started;
     return idx;
   }
 
+  /// The facts of a Word index with a token that is (w), starts with (<), ends with (>) or
+  /// contains (~) the key's text, ascending; partial forms are cached per key.
+  const std::vector<uint32_t>& word_candidates(Index& idx, const std::string& key) {
+    static const std::vector<uint32_t> none;
+    const char form = key[0];
+    const std::string text = key.substr(1);
+    if (form == 'w') {
+      auto it = idx.buckets.find(text);
+      return it == idx.buckets.end() ? none : it->second;
+    }
+    auto it = idx.partial.find(key);
+    if (it != idx.partial.end()) return it->second;
+    std::vector<uint32_t> out;
+    for (const auto& [token, at] : idx.buckets) {
+      if (token.size() < text.size()) continue;
+      bool hit = form == '<'   ? token.compare(0, text.size(), text) == 0
+                 : form == '>' ? token.compare(token.size() - text.size(), text.size(), text) == 0
+                               : token.find(text) != std::string::npos;
+      if (hit) out.insert(out.end(), at.begin(), at.end());
+      tick();
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return idx.partial.emplace(key, std::move(out)).first->second;
+  }
+
   /// The key a probe looks up for the current bindings; nullopt = scan every fact instead.
   std::optional<std::string> probe_key(const Probe& p) {
+    if (p.kind == Probe::Kind::Word) {
+      // the longest hole value that is a run of word characters; its form (w = whole token,
+      // < prefix, > suffix, ~ inside) says how the candidates are found
+      std::optional<std::string> best;
+      for (const auto& w : p.word_holes) {
+        const RegexHole& h = p.regex->holes[w.hole];
+        Value v = resolve(h.name, h.path);
+        if (v.is_null() && !h.path.empty()) continue;
+        std::string text = v.to_text();
+        if (text.empty() || !std::all_of(text.begin(), text.end(), word_char)) continue;
+        if (best && best->size() - 1 >= text.size()) continue;
+        best = std::string(1, w.before && w.after ? 'w' : w.before ? '<' : w.after ? '>' : '~') + text;
+      }
+      return best;
+    }
     if (p.kind == Probe::Kind::DottedTail) {
       const RegexHole& h = p.regex->holes[0];
       Value v = resolve(h.name, h.path);
@@ -405,10 +488,15 @@ class Evaluator {
         if (!body(Value(f))) return;
       return;
     }
-    const Index& idx = index(query_key(d.source, scope), facts, *probe);
+    Index& idx = index(query_key(d.source, scope), facts, *probe);
     static const std::vector<uint32_t> none;
-    auto bi = idx.buckets.find(*key);
-    const auto& a = bi == idx.buckets.end() ? none : bi->second;
+    const std::vector<uint32_t>* found = &none;
+    if (probe->kind == Probe::Kind::Word) {
+      found = &word_candidates(idx, *key);
+    } else if (auto bi = idx.buckets.find(*key); bi != idx.buckets.end()) {
+      found = &bi->second;
+    }
+    const auto& a = *found;
     const auto& b = idx.always;
     // both lists are ascending: merge them to keep fact order
     size_t i = 0, j = 0;
@@ -460,9 +548,11 @@ class Evaluator {
     std::shared_ptr<const re2::RE2> re = cr.instance(holes);
     if (!re) return false;
     std::vector<std::string> groups;
+    bool named = bind && std::any_of(cr.group_names.begin(), cr.group_names.end(),
+                                     [](const std::string& g) { return !g.empty(); });
     auto try_one = [&](const Value& v) {
       if (!v.is_string()) return false;
-      return regex_search(*re, v.as_string(), bind ? &groups : nullptr);
+      return regex_search(*re, v.as_string(), named ? &groups : nullptr);
     };
     bool hit = false;
     if (lhs.is_list()) {
@@ -471,7 +561,7 @@ class Evaluator {
     } else {
       hit = try_one(lhs);
     }
-    if (hit && bind) {
+    if (hit && named) {
       for (size_t i = 1; i < cr.group_names.size() && i < groups.size(); ++i)
         if (!cr.group_names[i].empty()) env_.push_back({cr.group_names[i], Value(groups[i]), true});
     }

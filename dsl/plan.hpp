@@ -10,7 +10,9 @@
 //    reads none), instead of where it was written;
 //  - index joins: a binder (`for`, `exists`, `count`) over a fact source whose `where` has a
 //    conjunct `v.f == X`, `X in v.f` or `v.f ~ /(^|\.){X}$/` (X not reading v nor a capture of
-//    that `where`) looks the candidates up in a hash index of the source's facts by that field,
+//    that `where`), `v.f ~ /..(?P<g>..)../ and X == g` (an index by the capture) or
+//    `v.f ~ /..{X}../` with X a required literal (an index by identifier token: Probe::Kind::Word)
+//    looks the candidates up in a hash index of the source's facts by that field,
 //    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
 //    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
 //    their order and their de-duplication are those of the nested loops.
@@ -36,11 +38,27 @@ struct Probe {
     Equal,       ///< `v.f == X`: facts whose field equals X (same type, same value)
     Member,      ///< `X in v.f`: facts whose list field holds X (string fields: always candidates)
     DottedTail,  ///< `v.f ~ /(^|\.){X}$/`: facts whose field, after its last '.', is X
+    /// `v.f ~ /..(?P<g>..)../ and X == g` (the regex without holes, `g` captured by no other
+    /// conjunct): facts whose field's first match of the regex captures exactly X
+    Capture,
+    /// `v.f ~ /..{X}../` with X a required literal of the regex (outside every group and
+    /// alternation, not quantified, no `(?i)`): facts whose field has an identifier token
+    /// (a maximal run of [A-Za-z0-9_]) containing X, when X is such a run itself (else scan)
+    Word,
   };
   Kind kind = Kind::Equal;
   std::vector<std::string> path;           ///< field path read on the binder's fact: {"file"}
   const ast::Expr* key = nullptr;          ///< Equal/Member: X; DottedTail: the regex node
-  const CompiledRegex* regex = nullptr;    ///< DottedTail only
+  const CompiledRegex* regex = nullptr;    ///< DottedTail, Capture, Word
+  size_t group = 0;                        ///< Capture: the group's index in `regex`
+  /// Word: the holes of `regex` that are required literals, with whether the regex puts a
+  /// word boundary right before (`before`) / after (`after`) the inserted text; both = the
+  /// token equals X, one = the token starts/ends with X, none = it contains X.
+  struct WordHole {
+    size_t hole = 0;
+    bool before = false, after = false;
+  };
+  std::vector<WordHole> word_holes;
   const ast::Expr* conjunct = nullptr;     ///< the condition it serves (for explain)
 };
 

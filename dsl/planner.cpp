@@ -1,6 +1,9 @@
 // Derives each rule's execution plan (dsl/plan.hpp) from the checked AST: which conditions move
 // down to an earlier `for`, and which binders look up an index instead of scanning.
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <set>
 
@@ -11,6 +14,152 @@ namespace review::dsl {
 using ast::Expr;
 
 namespace {
+
+/// Whether an escaped atom `\c` can only match a character that is not a word character
+/// ([A-Za-z0-9_]).
+bool nonword_escape(char c) {
+  if (c == 's' || c == 'W') return true;
+  return !std::isalnum(static_cast<unsigned char>(c)) && c != '_';
+}
+
+/// Literal characters outside a class that match themselves and are not word characters.
+bool nonword_literal(char c) { return c != '\0' && std::strchr(" =,:;'\"<>/!@#%&-~`", c) != nullptr; }
+
+/// Whether the class starting at `p[i]` ('[') matches only non-word characters; sets `end` to
+/// the index after its ']'.
+bool nonword_class(const std::string& p, size_t i, size_t& end) {
+  size_t j = i + 1;
+  if (j < p.size() && p[j] == '^') return false;
+  bool ok = true;
+  bool first = true;
+  for (; j < p.size(); ++j) {
+    char c = p[j];
+    if (c == ']' && !first) {
+      end = j + 1;
+      return ok;
+    }
+    first = false;
+    if (c == '\\') {
+      if (j + 1 >= p.size()) return false;
+      char e = p[++j];
+      if (!(e == 's' || (!std::isalnum(static_cast<unsigned char>(e)) && e != '_'))) ok = false;
+      continue;
+    }
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '[') ok = false;
+    if (c == '-' && j + 1 < p.size() && p[j + 1] != ']' && p[j - 1] != '[') ok = false;
+  }
+  return false;
+}
+
+/// Whether the atom ending at `end` (exclusive) of `p` puts a non-word character or the start of
+/// the text right before what follows it: `\b`, `^`, `\s`, an escaped punctuation character or a
+/// literal punctuation character.
+bool bounded_before(const std::string& p, size_t end) {
+  if (end == 0) return false;
+  auto escaped = [&](size_t at) {  // p[at] is preceded by an odd number of backslashes
+    size_t n = 0;
+    while (at > n && p[at - 1 - n] == '\\') ++n;
+    return n % 2 == 1;
+  };
+  char c = p[end - 1];
+  if (end >= 2 && escaped(end - 1)) return c == 'b' || nonword_escape(c);
+  if (c == '^') return true;
+  return nonword_literal(c);
+}
+
+/// Whether what follows position `at` of `p` puts a non-word character or the end of the text
+/// right after what precedes it: `\b`, `$`, or (after optional `\s*` / `\s?`) a non-word atom
+/// that is not optional.
+bool bounded_after(const std::string& p, size_t at) {
+  auto optional_q = [&](size_t q) { return q < p.size() && (p[q] == '?' || p[q] == '*' || p[q] == '{'); };
+  while (at < p.size()) {
+    size_t next = at;
+    bool ok = false;
+    if (p[at] == '\\' && at + 1 < p.size()) {
+      char e = p[at + 1];
+      if (e == 'b') return true;
+      next = at + 2;
+      ok = nonword_escape(e);
+      if (e == 's' && optional_q(next) && p[next] != '{') {  // `\s*` / `\s?`: look past it
+        at = next + 1;
+        if (at < p.size() && (p[at] == '?' || p[at] == '+')) ++at;  // lazy/possessive marks
+        continue;
+      }
+    } else if (p[at] == '$') {
+      return true;
+    } else if (p[at] == '[') {
+      ok = nonword_class(p, at, next);
+    } else {
+      next = at + 1;
+      ok = nonword_literal(p[at]);
+    }
+    return ok && !optional_q(next);
+  }
+  return false;
+}
+
+/// The holes of `cr` whose inserted text every match must contain: outside every group and
+/// character class, in a pattern with no alternation, no case-insensitive flag and no `\Q`,
+/// and not followed by a quantifier.
+std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr) {
+  const std::string& p = cr.pattern;
+  std::vector<Probe::WordHole> out;
+  if (p.find("\\Q") != std::string::npos) return out;
+  for (size_t i = 0; i + 1 < p.size(); ++i)
+    if (p[i] == '(' && p[i + 1] == '?' && (i == 0 || p[i - 1] != '\\')) {
+      for (size_t j = i + 2; j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '-'); ++j)
+        if (p[j] == 'i') return out;
+    }
+  // the group depth at every hole (-1 inside a class); any alternation disqualifies every hole
+  std::vector<int> depth_at(p.size() + 1, -1);
+  int depth = 0;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    bool is_hole = false;
+    for (const auto& h : cr.holes)
+      if (h.offset == i) {
+        depth_at[i] = in_class ? -1 : depth;
+        i += h.length - 1;
+        is_hole = true;
+        break;
+      }
+    if (is_hole) continue;
+    char c = p[i];
+    if (c == '\\') {
+      ++i;
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == '|') {
+      return out;
+    }
+  }
+  for (size_t k = 0; k < cr.holes.size(); ++k) {
+    const RegexHole& h = cr.holes[k];
+    if (depth_at[h.offset] != 0) continue;
+    size_t after = h.offset + h.length;
+    bool next_is_hole = false;
+    for (const auto& o : cr.holes) next_is_hole = next_is_hole || o.offset == after;
+    if (after < p.size() && !next_is_hole && (p[after] == '?' || p[after] == '*' || p[after] == '{')) continue;
+    Probe::WordHole w;
+    w.hole = k;
+    w.before = bounded_before(p, h.offset);
+    w.after = !next_is_hole && bounded_after(p, after);
+    out.push_back(w);
+  }
+  return out;
+}
 
 class Planner {
  public:
@@ -122,16 +271,83 @@ class Planner {
     captures(*where, caps);
     std::vector<const Expr*> cs;
     conjuncts(*where, cs);
-    std::optional<Probe> constant;
-    for (const Expr* c : cs) {
+    std::optional<Probe> constant, word;
+    for (size_t i = 0; i < cs.size(); ++i) {
+      const Expr* c = cs[i];
       auto pr = probe_of(*c, v, caps);
-      if (!pr) continue;
+      if (!pr) pr = capture_probe(cs, i, v, caps);
+      if (!pr) {
+        if (!word) word = word_probe(*c, v, caps);
+        continue;
+      }
       std::set<std::string> names;
       if (pr->key) refs(*pr->key, names);
       if (pr->kind == Probe::Kind::DottedTail || !names.empty()) return pr;
       if (!constant) constant = pr;
     }
-    return constant;
+    return word ? word : constant;
+  }
+
+  /// `X == g` / `g == X` at cs[i], where g is captured by exactly one earlier conjunct
+  /// `v.f ~ /re/` (no holes) and by no other conjunct: a Capture probe.
+  std::optional<Probe> capture_probe(const std::vector<const Expr*>& cs, size_t i, const std::string& v,
+                                     const std::set<std::string>& caps) const {
+    const Expr& c = *cs[i];
+    if (c.kind != Expr::Kind::Compare || c.text != "==" || c.kids.size() != 2) return std::nullopt;
+    for (int side = 0; side < 2; ++side) {
+      const Expr& g = *c.kids[side];
+      const Expr& x = *c.kids[1 - side];
+      if (g.kind != Expr::Kind::Var || !g.path.empty() || !caps.count(g.text) || g.text == v) continue;
+      if (!key_ok(x, v, caps)) continue;
+      const Expr* source = nullptr;
+      size_t source_at = 0;
+      int binders = 0;
+      for (size_t j = 0; j < cs.size(); ++j) {
+        std::set<std::string> cj;
+        captures(*cs[j], cj);
+        if (!cj.count(g.text)) continue;
+        ++binders;
+        source = cs[j];
+        source_at = j;
+      }
+      if (binders != 1 || source_at >= i || source->kind != Expr::Kind::Compare || source->text != "~") continue;
+      auto f = field_of(*source->kids[0], v);
+      const CompiledRegex* cr = regex(*source);
+      if (!f || !cr || !cr->holes.empty()) continue;
+      size_t group = 0;
+      for (size_t k = 1; k < cr->group_names.size(); ++k)
+        if (cr->group_names[k] == g.text) group = group ? SIZE_MAX : k;  // a name used twice: no
+      if (group == 0 || group == SIZE_MAX) continue;
+      Probe pr;
+      pr.kind = Probe::Kind::Capture;
+      pr.path = *f;
+      pr.key = &x;
+      pr.regex = cr;
+      pr.group = group;
+      pr.conjunct = &c;
+      return pr;
+    }
+    return std::nullopt;
+  }
+
+  /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`.
+  std::optional<Probe> word_probe(const Expr& c, const std::string& v, const std::set<std::string>& caps) const {
+    if (c.kind != Expr::Kind::Compare || c.text != "~" || c.kids.size() != 2) return std::nullopt;
+    auto f = field_of(*c.kids[0], v);
+    const CompiledRegex* cr = regex(c);
+    if (!f || !cr || cr->holes.empty()) return std::nullopt;
+    Probe pr;
+    pr.kind = Probe::Kind::Word;
+    pr.path = *f;
+    pr.regex = cr;
+    pr.conjunct = &c;
+    for (const auto& w : required_holes(*cr)) {
+      const RegexHole& h = cr->holes[w.hole];
+      if (h.name == v || caps.count(h.name)) continue;
+      pr.word_holes.push_back(w);
+    }
+    if (pr.word_holes.empty()) return std::nullopt;
+    return pr;
   }
 
   std::optional<Probe> probe_of(const Expr& c, const std::string& v, const std::set<std::string>& caps) const {
@@ -290,6 +506,19 @@ std::string probe_text(const ast::Domain& d, const Probe& p) {
     case Probe::Kind::DottedTail: {
       const RegexHole& h = p.regex->holes[0];
       return s + " after its last '.' = " + p.regex->pattern.substr(h.offset + 1, h.length - 2);
+    }
+    case Probe::Kind::Capture:
+      return s + " capturing " + p.regex->group_names[p.group] + " = " + ast::dump(*p.key);
+    case Probe::Kind::Word: {
+      std::string out = s + " word";
+      for (size_t i = 0; i < p.word_holes.size(); ++i) {
+        const auto& w = p.word_holes[i];
+        const RegexHole& h = p.regex->holes[w.hole];
+        out += (i ? " or " : " ");
+        out += w.before && w.after ? "= " : w.before ? "starting " : w.after ? "ending " : "containing ";
+        out += p.regex->pattern.substr(h.offset + 1, h.length - 2);
+      }
+      return out;
     }
   }
   return s;

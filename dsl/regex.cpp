@@ -61,6 +61,8 @@ size_t CompiledRegex::cached_instances() const {
 }
 
 bool regex_search(const re2::RE2& re, std::string_view text, std::vector<std::string>* groups) {
+  if (!groups)  // no submatches asked: RE2 answers from its DFA alone
+    return re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, nullptr, 0);
   int n = re.NumberOfCapturingGroups() + 1;
   std::vector<re2::StringPiece> sub(static_cast<size_t>(n));
   if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED,

@@ -53,7 +53,19 @@ const std::string kRules =
     rule("DEDUP", "  for l in lines(repo)\n"
                   "  for m in lines(repo) where m.code == l.code\n"
                   "  at m",
-         "{m.code}");
+         "{m.code}") +
+    // word indexes: the hole as a whole token, a token's start, its end, anywhere in it
+    rule("WORD", "  for l in lines(changed) where l.code ~ /(?P<w>[a-z]+)/\n"
+                 "  for k in lines(repo) where k.code ~ /\\b{w}\\b/ and k.file != l.file\n"
+                 "  where exists j in lines(repo) where j.code ~ /^{w}/ and j.line != k.line\n"
+                 "  unless exists e in lines(k.file) where e.code ~ /{w}\\s*$/ and e.line > k.line\n"
+                 "  unless exists i in lines(repo) where i.code ~ /_{w}/",
+         "{w} at {k.file}:{k.line}") +
+    // a key equal to a capture of the binder's own regex; a list field (first element that matches)
+    rule("CAPKEY", "  for c in calls(repo)\n"
+                   "  for l in lines(repo) where l.code ~ /^([a-z]?)(?P<w>[a-z]*)/ and c.function == w\n"
+                   "  for fn in functions(repo) where fn.calls ~ /^(?P<cw>[a-z]+)$/ and cw == c.function",
+         "{c.function} {l.file}:{l.line} {fn.name}");
 
 std::string pick(std::mt19937& g, const std::vector<std::string>& pool) {
   return pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(g)];
@@ -75,6 +87,8 @@ void random_facts(MemoryFacts& m, unsigned seed) {
   const std::vector<std::string> files = {"a.py", "b.py", "c/d.py", "e.py"};
   const std::vector<std::string> words = {"x", "y", "zed", "a.x", "q.y", "", "1"};
   const std::vector<std::string> names = {"x", "y", "zed", "w"};
+  // tokens that hold, start, end or contain the hole values the word rules look up
+  const std::vector<std::string> codes = {"ax", "xq", "b_x_c", "x(y)", "zed x", "y_zed", "xzed", "a x.y"};
   m.changed = {"a.py", "c/d.py"};
   for (const auto& f : files) {
     std::vector<std::pair<std::string, Value>> fields = {{"path", f}};
@@ -85,7 +99,8 @@ void random_facts(MemoryFacts& m, unsigned seed) {
     m.add("files", f, 0, fields);
   }
   for (int i = 0, k = n(10, 40); i < k; ++i) {
-    std::vector<std::pair<std::string, Value>> fields = {{"code", pick(g, words)}, {"added", Value(n(0, 1) == 1)}};
+    std::vector<std::pair<std::string, Value>> fields = {{"code", pick(g, n(0, 2) ? words : codes)},
+                                                         {"added", Value(n(0, 1) == 1)}};
     Value kind = mixed(g);
     if (!kind.is_null()) fields.emplace_back("kind", kind);
     m.add("lines", pick(g, files), n(1, 12), fields);
@@ -164,7 +179,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   // the generator must exercise every rule, or the comparison above proves little
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
-                                                  "CAPTURE", "DEDUP"});
+                                                  "CAPTURE", "DEDUP", "WORD", "CAPKEY"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -232,6 +247,30 @@ TEST_CASE("planner: golden plans") {
         "    check (exists fn functions(k.file) (== fn.name w))\n"
         "  binders\n"
         "    exists fn in functions(k.file): index functions(k.file) by .name = w\n");
+  CHECK(p.plan("WORD") ==
+        "plan WORD\n"
+        "  for l in lines(changed): scan\n"
+        "    check (~ l.code /(?P<w>[a-z]+)/)\n"
+        "  for k in lines(repo): index lines(repo) by .code word = w\n"
+        "    check (~ k.code /\\b{w}\\b/)\n"
+        "    check (!= k.file l.file)\n"
+        "  then\n"
+        "    check (exists j lines(repo) (and (~ j.code /^{w}/) (!= j.line k.line)))\n"
+        "    check unless (exists e lines(k.file) (and (~ e.code /{w}\\s*$/) (> e.line k.line)))\n"
+        "    check unless (exists i lines(repo) (~ i.code /_{w}/))\n"
+        "  binders\n"
+        "    exists j in lines(repo): index lines(repo) by .code word starting w\n"
+        "    exists e in lines(k.file): index lines(k.file) by .code word ending w\n"
+        "    exists i in lines(repo): index lines(repo) by .code word containing w\n");
+  CHECK(p.plan("CAPKEY") ==
+        "plan CAPKEY\n"
+        "  for c in calls(repo): scan\n"
+        "  for l in lines(repo): index lines(repo) by .code capturing w = c.function\n"
+        "    check (~ l.code /^([a-z]?)(?P<w>[a-z]*)/)\n"
+        "    check (== c.function w)\n"
+        "  for fn in functions(repo): index functions(repo) by .calls capturing cw = c.function\n"
+        "    check (~ fn.calls /^(?P<cw>[a-z]+)$/)\n"
+        "    check (== cw c.function)\n");
   CHECK(p.plan("NOPE").empty());
 }
 
@@ -243,4 +282,56 @@ TEST_CASE("planner: a key reading a capture of its own where is not looked up") 
   auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
   REQUIRE(loaded.ok());
   CHECK(loaded.program->plan("SELF").find("for k in lines(repo): scan") != std::string::npos);
+}
+
+TEST_CASE("planner: a regex hole is a word key only when every match must contain it") {
+  MemoryFacts m;
+  auto plan_of = [&](const std::string& regex) {
+    std::string text = rule("R", "  for l in lines(changed) where l.code ~ /(?P<w>\\w+)/\n"
+                                 "  for k in lines(repo) where k.code ~ /" + regex + "/",
+                            "{w}");
+    auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
+    REQUIRE(loaded.ok());
+    std::string plan = loaded.program->plan("R");
+    auto at = plan.find("for k in lines(repo): ");
+    REQUIRE(at != std::string::npos);
+    const size_t n = std::string("for k in lines(repo): ").size();
+    return plan.substr(at + n, plan.find('\n', at) - at - n);
+  };
+  CHECK(plan_of("\\b{w}\\s*=") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("\\({w}\\s*[,)]") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("([^)]*[\\s,.])?{w}\\s*[,)]") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("x{w}\\s*=?") == "index lines(repo) by .code word containing w");
+  CHECK(plan_of("\\b{w}[a,]") == "index lines(repo) by .code word starting w");
+  // optional, inside a group, in an alternation, case-insensitive, quantified: never a key
+  CHECK(plan_of("a({w})?") == "scan");
+  CHECK(plan_of("(a{w})") == "scan");
+  CHECK(plan_of("\\b{w}\\b|b") == "scan");
+  CHECK(plan_of("(?i)\\b{w}\\b") == "scan");
+  CHECK(plan_of("\\b{w}?") == "scan");
+  CHECK(plan_of("\\b{w}*") == "scan");
+}
+
+TEST_CASE("planner: word lookups keep every fact the regex matches") {
+  // hole values that are not word runs (a dot, empty, spaces) fall back to the scan
+  MemoryFacts m;
+  std::string text = rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
+                               "  for k in lines(repo) where k.code ~ /\\b{w}\\b/",
+                          "{w} {k.file}:{k.line}");
+  auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  MemoryFacts a, b;
+  for (auto* f : {&a, &b}) {
+    f->changed = {"a.py"};
+    for (const char* code : {"a.x", "x", "", "x y", "foo_bar", "bar"})
+      f->add("lines", "a.py", 1, {{"code", Value(code)}});
+    for (const char* code : {"a.x = 1", "(x)", "x_y", "foo_bar(2)", "bar.baz", "x y", "1 x", "", "xx"})
+      f->add("lines", "b.py", 2, {{"code", Value(code)}});
+  }
+  EvalOptions planned, nested;
+  nested.use_plan = false;
+  EvalResult ra = evaluate(*loaded.program, a, planned);
+  EvalResult rb = evaluate(*loaded.program, b, nested);
+  CHECK(findings_text(ra) == findings_text(rb));
+  CHECK(ra.findings.size() >= 6);
 }
