@@ -182,6 +182,17 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
       if (p.size() <= kMaxPostings) p.emplace_back(bi, static_cast<uint32_t>(i));
     }
   }
+  // each block's file as its rank among the distinct file names (byte order): the pair loop
+  // below compares integers, not paths
+  std::vector<uint32_t> file_rank(blocks.size());
+  {
+    std::vector<std::string_view> names;
+    for (const auto& b : blocks) names.push_back(b.file);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    for (size_t i = 0; i < blocks.size(); ++i)
+      file_rank[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), std::string_view(blocks[i].file)) - names.begin());
+  }
   // (block a << 32 | block b) -> shared window positions
   std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> matches;
   for (auto& [h, p] : postings) {
@@ -190,8 +201,8 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
       for (size_t y = x + 1; y < p.size(); ++y) {
         auto [ba, pa] = p[x];
         auto [bb, pb] = p[y];
-        if (ba == bb || blocks[ba].file == blocks[bb].file) continue;
-        if (blocks[ba].file > blocks[bb].file) std::swap(ba, bb), std::swap(pa, pb);
+        if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+        if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
         matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
       }
   }
