@@ -6,13 +6,15 @@
 #   bench/findings_diff.sh BEFORE_RUNNER AFTER_RUNNER [NOISE_TSV] [OUT] [LIMIT]
 # NOISE_TSV defaults to /work/shared/eval/noise-dev.tsv (repo, sha, parent, ...); repositories
 # are read from /work/repos/<name> (ATOM, aiter), read-only. LIMIT caps the commits per run.
+# RULESET (default: the shipped `atom`) is passed to both binaries as `-r`: give one .rules path
+# to compare two engines on the same rules.
 set -euo pipefail
 before=$1
 after=$2
 tsv=${3:-/work/shared/eval/noise-dev.tsv}
 out=${4:-$(mktemp -d)}
 limit=${5:-1000000}
-here=$(cd "$(dirname "$0")/.." && pwd)
+ruleset=${RULESET:-atom}
 mkdir -p "$out"
 same=0 diff=0 n=0
 norm() {  # rule, file, line, severity, fingerprint, problem of every finding, sorted
@@ -30,7 +32,7 @@ while IFS=$'\t' read -r repo sha parent _; do
   dir=/work/repos/${repo#*/}
   for side in before after; do
     bin=$before; [ $side = after ] && bin=$after
-    "$bin" --ruleset "$here/rulesets/atom" --repo "$dir" --base "$parent" --head "$sha" \
+    "$bin" -r "$ruleset" --repo "$dir" --base "$parent" --head "$sha" \
       --format "json=$out/$sha.$side.json" --fail-on never --filter all >/dev/null 2>"$out/$sha.$side.err" || true
     norm "$out/$sha.$side.json" >"$out/$sha.$side.txt" 2>/dev/null || echo "no json" >"$out/$sha.$side.txt"
   done
