@@ -256,3 +256,34 @@ TEST_CASE("fail closed: a file skipped for its size makes the review incomplete 
   CHECK(full.err.find("incomplete") == std::string::npos);
   CHECK(nlohmann::json::parse(slurp(sarif))["runs"][0]["invocations"][0]["executionSuccessful"] == true);
 }
+
+TEST_CASE("--jobs: every output is byte for byte the same with 1, 2 and 4 parser threads") {
+  // More files than one parse batch of a thread, with functions, calls, classes and clones, read
+  // by the shipped atom ruleset (repo-wide, per-file and cross-file sources) and the mini one.
+  TempRepo repo;
+  for (int i = 0; i < 40; ++i) {
+    std::string body = "import torch\nfrom aiter.ops import kern" + std::to_string(i % 4) + "\n\nclass M" +
+                       std::to_string(i) + "(Base):\n    def forward(self, x, scale: int = -1):\n";
+    for (int k = 0; k < 8; ++k)
+      body += "        y" + std::to_string(k) + " = kern" + std::to_string(i % 4) + "(x, block=" + std::to_string(k) +
+              ")\n";
+    body += "        print(y0)\n        return torch.empty(4)\n";
+    repo.write("atom/models/m" + std::to_string(i) + ".py", body);
+  }
+  repo.write("csrc/k.cu", "__global__ void k(float* o, int n) {\n  if (n > 4096) { o[0] = 1; }\n}\n");
+  repo.commit("one");
+  std::string first;
+  for (const char* jobs : {"1", "2", "4"}) {
+    INFO("--jobs " << jobs);
+    std::string out = "out-" + std::string(jobs);
+    auto r = runner(repo.str(), {"-r", "atom", "-r", kMini, "--all", "--jobs", jobs, "--fail-on", "never",
+                                 "--allow-incomplete", "--format", "sarif=" + out + ".sarif", "--format",
+                                 "json=" + out + ".json", "--format", "text=" + out + ".txt"});
+    CHECK(r.exit_code == 0);
+    std::string all = slurp(repo.path / (out + ".sarif")) + slurp(repo.path / (out + ".json")) +
+                      slurp(repo.path / (out + ".txt")) + r.out;
+    CHECK(all.size() > 1000);
+    if (first.empty()) first = all;
+    else CHECK(all == first);
+  }
+}
