@@ -15,9 +15,8 @@
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
 #include "runner/cli/review.hpp"
-#include "runner/report/filter.hpp"
+#include "runner/pipeline/review.hpp"
 #include "runner/report/reporter.hpp"
-#include "runner/report/suppress.hpp"
 
 namespace review::cli {
 namespace {
@@ -266,12 +265,14 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
             rc->content = std::make_shared<change::MemoryContent>(files, std::map<std::string, std::string>{});
             facts.add_repository({name, "(example)", "", "the example", std::make_shared<facts::ChangeFacts>(rc)});
           }
-          dsl::EvalOptions eo;
-          eo.only_rules = {rule.id};
-          dsl::EvalResult res = dsl::evaluate(*r.program, facts, eo);
-          auto findings = report::apply_filter(std::move(res.findings), report::FilterMode::Added, report::diff_query(*change));
-          report::apply_inline_suppressions(findings, [change](const std::string& p) { return change->content->head(p); });
-          for (const auto& d : res.internal_diagnostics) problem += (problem.empty() ? "" : "; ") + d;
+          // The example goes through the review's own pipeline (runner/pipeline/review.hpp) with
+          // the default filter and no differential review.
+          pipeline::ReviewOptions po;
+          po.eval.only_rules = {rule.id};
+          report::RunInfo scratch;
+          auto reviewed = pipeline::review(change, {r.program}, facts, po, scratch);
+          const auto& findings = reviewed.findings;
+          for (const auto& d : reviewed.internal_diagnostics) problem += (problem.empty() ? "" : "; ") + d;
           int count = 0;
           for (const auto& f : findings) {
             if (f.rule_id != rule.id || f.suppressed) continue;

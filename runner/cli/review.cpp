@@ -29,7 +29,7 @@
 #include "runner/report/filter.hpp"
 #include "runner/report/reporter.hpp"
 #include "runner/report/suppress.hpp"
-#include "runner/pipeline/differential.hpp"
+#include "runner/pipeline/review.hpp"
 
 namespace review::cli {
 namespace fs = std::filesystem;
@@ -118,22 +118,6 @@ bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
   return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
 }
 
-// Prints `notes` as "note: …" lines. A whole-tree audit can skip thousands of binary files:
-// after the first 20 notes about one skipped file ("PATH: not analysed (…)", "PATH: skipped: …"),
-// one line says how many more there are; every other note is printed. The JSON and SARIF
-// reports keep every note of the change.
-void print_notes(const std::vector<std::string>& notes, std::ostream& err) {
-  constexpr std::size_t kShown = 20;
-  std::size_t file_notes = 0;
-  for (const auto& n : notes) {
-    bool per_file = n.find(": not analysed (") != std::string::npos || n.find(": skipped: ") != std::string::npos;
-    if (per_file && ++file_notes > kShown) continue;
-    err << "note: " << report::terminal_safe(n) << "\n";
-  }
-  if (file_notes > kShown)
-    err << "note: … and " << file_notes - kShown << " more files not analysed (binary, or over the size limit)\n";
-}
-
 }  // namespace
 
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
@@ -218,7 +202,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   // --quiet: the notes go nowhere; warnings and errors still reach `err`.
   std::ostringstream discarded;
   std::ostream& notes = opts.quiet ? static_cast<std::ostream&>(discarded) : err;
-  print_notes(change->notes, notes);
+  pipeline::print_notes(change->notes, notes);
   if (opts.inputs.all) {
     notes << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
         << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
@@ -236,7 +220,8 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
         << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
   }
 
-  // 3. Evaluate every ruleset over one set of facts (each file parsed once).
+  // 3. The review pipeline (runner/pipeline/review.hpp): evaluate, configuration, filter,
+  //    suppressions, baseline, differential review, order.
   facts::ChangeFacts::Options fopts;
   fopts.jobs = opts.jobs;
   fopts.max_file_bytes = opts.inputs.max_file_bytes;
@@ -301,129 +286,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   run.head_sha = change->pr.head_sha;
   run.repository_uri = repository_uri(change->pr, env);
   run.filter = opts.filter;
-  std::vector<dsl::Finding> findings;
-  std::set<std::string> seen_kinds;
-  std::vector<std::string> memory_stopped;  // rules and kinds the memory ceiling stopped or skipped
-  for (const auto& p : programs) {
-    run.rulesets.push_back(p->name());
-    for (const auto& r : p->rules()) run.rules.push_back(r);
-    dsl::EvalOptions eo;
-    eo.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
-    eo.only_rules = opts.only_rules;
-    eo.on_rule = [&progress](const std::string& id, size_t i, size_t n) { progress.rule(id, i, n); };
-    eo.memory_exceeded = &memory.exceeded();
-    dsl::EvalResult res = dsl::evaluate(*p, facts, eo);
-    memory_stopped.insert(memory_stopped.end(), res.memory_stopped.begin(), res.memory_stopped.end());
-    for (auto& f : res.findings) findings.push_back(std::move(f));
-    for (const auto& k : res.kinds)
-      if (seen_kinds.insert(k.name).second) run.kinds.emplace_back(k.name, k.label);
-    for (const auto& d : res.internal_diagnostics) {
-      run.diagnostics.push_back(d);
-      err << "internal: " << d << "\n";
-    }
-    // A rule that did not finish makes the review incomplete (fail closed, not LGTM).
-    for (const auto& id : res.stopped)
-      run.incomplete.push_back((id.rfind("kind ", 0) == 0 ? id : "rule " + id) + " stopped by its time budget of " +
-                               std::to_string(opts.rule_budget_ms) +
-                               " ms, so its findings are missing; raise --rule-budget-ms to let it finish");
-  }
-  progress.finish();
-  facts.set_parse_hook(nullptr);
-  // Over the memory ceiling: what was stopped or never started is named, and the run goes on to
-  // write every output (fail closed: the review is incomplete).
-  const bool over_memory = memory.exceeded() || !memory_stopped.empty();
-  if (over_memory) {
-    std::string what;
-    const size_t shown = 12;
-    for (size_t i = 0; i < memory_stopped.size() && i < shown; ++i)
-      what += (i ? ", " : "") + memory_stopped[i];
-    if (memory_stopped.size() > shown) what += " and " + std::to_string(memory_stopped.size() - shown) + " more";
-    std::string at = memory.seen_at() ? " (resident " + format_bytes(memory.seen_at()) + ")" : std::string();
-    run.incomplete.push_back(
-        "the memory ceiling of " + format_bytes(opts.max_memory) + at + " was reached" +
-        (memory_stopped.empty() ? std::string(" after every rule had run")
-                                : ": " + std::to_string(memory_stopped.size()) +
-                                      (memory_stopped.size() == 1 ? " rule was" : " rules were") +
-                                      " stopped or not evaluated (" + what + "), so " +
-                                      (memory_stopped.size() == 1 ? "its" : "their") + " findings are missing") +
-        "; raise --max-memory, or review fewer files at once (--shard)");
-  }
-  // So does a changed file skipped for its size, or one a rule read that was skipped or that the
-  // parser gave up on (binary files are not reviewed by design and do not count).
-  for (const auto& f : change->files)
-    if (f.skipped && !f.binary)
-      run.incomplete.push_back(f.path + " was not reviewed (" + f.skip_reason + "); raise --max-file-size to review it");
-  for (const auto& g : facts.incomplete())
-    run.incomplete.push_back(g + ", so its facts are missing" +
-                             (g.find("exceeds the limit") != std::string::npos ? "; raise --max-file-size to review it" : ""));
-  // Notes of the fact sources (files of the repository that were skipped, and so on) are for the
-  // terminal; the notes about the change itself also go into the reports.
-  print_notes(facts.notes(), notes);
-  // An analysis that met a limit left part of the change unreviewed: the reports say so.
-  for (const auto& n : facts.notes())
-    if (n.find(": not analysed (unbound variables:") != std::string::npos)
-      run.notes.push_back("incomplete review: " + n);
-  for (const auto& n : change->notes) run.notes.push_back(n);
 
-  // 4. Post-process: configuration (excludes, severity overrides), filter to the diff,
-  //    suppressions, baseline, order.
-  if (!opts.exclude.empty() || !opts.severity_overrides.empty()) {
-    std::vector<dsl::Finding> kept;
-    for (auto& f : findings) {
-      bool excluded = false;
-      for (const auto& g : opts.exclude)
-        if (!f.file.empty() && dsl::glob_match(g, f.file)) excluded = true;
-      if (auto it = opts.severity_overrides.find(f.rule_id); it != opts.severity_overrides.end()) {
-        if (it->second == "off") excluded = true;
-        else if (it->second == "block") f.severity = dsl::Severity::Block;
-        else if (it->second == "warn") f.severity = dsl::Severity::Warn;
-        else f.severity = dsl::Severity::Note;
-      }
-      if (!excluded) kept.push_back(std::move(f));
-    }
-    findings = std::move(kept);
-  }
-  if (opts.inputs.all) {
-    // An audit has no pull request: findings about its title, body or labels would judge empty
-    // text.
-    size_t before = findings.size();
-    findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
-                   findings.end());
-    if (size_t n = before - findings.size())
-      notes << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
-          << " left out (there is no pull request)\n";
-  }
-  if (opts.shard) {
-    std::vector<dsl::Finding> kept;
-    for (auto& f : findings) {
-      bool mine = f.file.empty() ? opts.shard->index == 1
-                                 : (change::in_shard(*opts.shard, f.file) || !all_changed.count(f.file));
-      if (mine) kept.push_back(std::move(f));
-    }
-    findings = std::move(kept);
-  }
-  report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
-  report::DiffQuery diffq = report::diff_query(*change);
-  findings = report::apply_filter(std::move(findings), *filter, diffq);
-  report::InlineOptions inline_opts;
-  inline_opts.added = diffq.is_added;
-  inline_opts.honour_added = opts.inline_suppressions != "base-only";
-  inline_opts.comment = [&facts](const std::string& path, int line) -> std::optional<std::string> {
-    auto m = facts.model(path, false);
-    if (!m || m->lines.empty()) return std::nullopt;
-    if (line < 1 || line > static_cast<int>(m->lines.size())) return std::string();
-    return m->lines[line - 1].comment;
-  };
-  for (const auto& w : report::apply_inline_suppressions(findings, source, inline_opts)) {
-    err << "warning: " << report::terminal_safe(w) << "\n";
-    if (w.find("not honoured") != std::string::npos) run.notes.push_back(w);
-  }
-  {
-    std::vector<std::string> ids;
-    for (const auto& r : run.rules) ids.push_back(r.id);
-    for (const auto& w : report::unknown_ignore_ids(*change, ids, inline_opts))
-      err << "warning: " << report::terminal_safe(w) << "\n";
-  }
+  // The baseline is read before the evaluation: a baseline that cannot be read stops the run.
+  std::optional<std::set<std::string>> baseline;
   if (!opts.baseline.empty()) {
     std::optional<std::string> text;
     try {
@@ -439,15 +304,50 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     }
     try {
       std::istringstream in(*text);
-      auto base = report::read_baseline(in, opts.baseline);
-      report::apply_baseline(findings, base, source);
+      baseline = report::read_baseline(in, opts.baseline);
     } catch (const change::InputError& e) {
       err << e.where << ": " << e.message << "\n";
       return 3;
     }
   }
+
+  pipeline::ReviewOptions po;
+  po.eval.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
+  po.eval.only_rules = opts.only_rules;
+  po.eval.on_rule = [&progress](const std::string& id, size_t i, size_t n) { progress.rule(id, i, n); };
+  po.eval.memory_exceeded = &memory.exceeded();
+  // Over the memory ceiling: what was stopped or never started is named, and the run goes on to
+  // write every output (fail closed: the review is incomplete).
+  po.on_evaluated = [&](const std::vector<std::string>& memory_stopped, report::RunInfo& r) {
+    progress.finish();
+    facts.set_parse_hook(nullptr);
+    if (!memory.exceeded() && memory_stopped.empty()) return;
+    std::string what;
+    const size_t shown = 12;
+    for (size_t i = 0; i < memory_stopped.size() && i < shown; ++i)
+      what += (i ? ", " : "") + memory_stopped[i];
+    if (memory_stopped.size() > shown) what += " and " + std::to_string(memory_stopped.size() - shown) + " more";
+    std::string at = memory.seen_at() ? " (resident " + format_bytes(memory.seen_at()) + ")" : std::string();
+    r.incomplete.push_back(
+        "the memory ceiling of " + format_bytes(opts.max_memory) + at + " was reached" +
+        (memory_stopped.empty() ? std::string(" after every rule had run")
+                                : ": " + std::to_string(memory_stopped.size()) +
+                                      (memory_stopped.size() == 1 ? " rule was" : " rules were") +
+                                      " stopped or not evaluated (" + what + "), so " +
+                                      (memory_stopped.size() == 1 ? "its" : "their") + " findings are missing") +
+        "; raise --max-memory, or review fewer files at once (--shard)");
+  };
+  po.exclude = opts.exclude;
+  po.severity_overrides = opts.severity_overrides;
+  po.audit = opts.inputs.all;
+  po.shard = opts.shard;
+  po.all_changed = std::move(all_changed);
+  po.filter = *filter;
+  po.honour_added_suppressions = opts.inline_suppressions != "base-only";
+  po.baseline = std::move(baseline);
   // The trust boundary: policy read from a revision (the base) does not see the change's edits to
   // it, and such an edit is itself something a maintainer must look at.
+  std::optional<dsl::RuleMeta> policy_meta;
   if (opts.policy && !opts.policy->revision().empty()) {
     std::set<std::string> edited;
     for (const auto& cf : change->files) {
@@ -455,40 +355,34 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
       if (!cf.old_path.empty() && opts.policy->paths().count(cf.old_path)) edited.insert(cf.old_path);
     }
     if (!edited.empty()) {
-      dsl::RuleMeta meta = policy_edit_rule();
-      run.rules.push_back(meta);
+      policy_meta = policy_edit_rule();
       for (const auto& path : edited) {
         dsl::Finding f;
-        f.rule_id = meta.id;
-        f.rule_title = meta.title;
-        f.severity = meta.severity;
+        f.rule_id = policy_meta->id;
+        f.rule_title = policy_meta->title;
+        f.severity = policy_meta->severity;
         f.file = path;
         f.touches_change = true;
         f.problem = "this pull request edits the review policy (" + path + ")";
         f.impact = "the review used the version of " + opts.policy->revision().substr(0, 12) +
                    ", so the edit had no effect on this review, and it will apply to every later one";
         f.action = "a maintainer reviews the policy change itself";
-        findings.push_back(std::move(f));
+        po.extra_findings.push_back(std::move(f));
       }
     }
   }
-  // Differential review: findings the base already has are pre-existing (runner/pipeline/differential.hpp).
-  if (opts.differential && !opts.inputs.all && over_memory) {
-    err << "note: the differential review was skipped (the memory ceiling was reached): every finding counts as new\n";
-  } else if (opts.differential && !opts.inputs.all) {
-    pipeline::DifferentialOptions dopts;
-    dopts.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
-    dopts.jobs = opts.jobs;
-    dopts.max_file_bytes = opts.inputs.max_file_bytes;
-    dopts.memory_exceeded = &memory.exceeded();
-    dopts.repositories = repositories;
-    auto stats = pipeline::mark_pre_existing(change, programs, dopts, findings);
-    run.differential = stats.ran;
-    if (size_t n = stats.pre_existing)
-      notes << "note: " << n << " finding" << (n == 1 ? " is" : "s are")
-          << " also on the base (pre-existing): reported as unchanged, not part of the verdict\n";
-  }
-  findings = report::sort_and_dedup(std::move(findings));
+  po.differential = opts.differential;
+  po.differential_options.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
+  po.differential_options.jobs = opts.jobs;
+  po.differential_options.max_file_bytes = opts.inputs.max_file_bytes;
+  po.differential_options.memory_exceeded = &memory.exceeded();
+  po.differential_options.repositories = repositories;
+  po.notes = &notes;
+  po.warnings = &err;
+  pipeline::ReviewResult reviewed = pipeline::review(change, programs, facts, po, run);
+  if (policy_meta) run.rules.push_back(*policy_meta);
+  std::vector<dsl::Finding> findings = std::move(reviewed.findings);
+  report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
 
   int exit_code = 0;
   for (const auto& f : findings)
