@@ -148,6 +148,13 @@ std::size_t peak_resident_bytes() { return status_field_kib("VmHWM:"); }
 
 MemoryWatch::MemoryWatch(std::size_t limit, std::chrono::milliseconds period) : limit_(limit) {
   if (limit_ == 0) return;
+  // Looked at once here, so a ceiling already passed is seen before the first rule runs, however
+  // late the watcher thread is scheduled on a loaded machine.
+  if (std::size_t rss = resident_bytes(); rss > limit_) {
+    seen_at_ = rss;
+    exceeded_ = true;
+    return;
+  }
   thread_ = std::thread([this, period] { run(period); });
 }
 

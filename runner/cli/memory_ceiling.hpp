@@ -51,7 +51,8 @@ std::size_t resident_bytes();
 std::size_t peak_resident_bytes();
 
 /// Watches the process's resident set size every `period` on its own thread, from construction
-/// to destruction. `limit` 0 = never exceeded (the thread is not started).
+/// to destruction, and once in the constructor (a ceiling already passed is set before it
+/// returns, and the thread is not started). `limit` 0 = never exceeded (the thread is not started).
 class MemoryWatch {
  public:
   explicit MemoryWatch(std::size_t limit, std::chrono::milliseconds period = std::chrono::milliseconds(5));
