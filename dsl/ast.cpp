@@ -92,8 +92,11 @@ std::string dump(const Rule& r) {
   }
   for (const auto& w : r.wheres) s += " where=" + dump(*w);
   for (const auto& u : r.unlesses) s += " unless=" + dump(*u);
+  if (r.at) s += " at=" + dump(*r.at);
   if (r.problem.present) s += " problem=" + quote(r.problem.raw);
+  if (!r.label.empty()) return s + ")";  // an `also` body: (also "label" sev=... for=... ...)
   s += " examples=" + std::to_string(r.examples.size());
+  for (const auto& a : r.alsos) s += " (also " + quote(a.label) + dump(a).substr(6 + a.id.size());
   return s + ")";
 }
 

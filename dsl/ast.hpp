@@ -117,6 +117,15 @@ struct Rule {
   std::string help;
   std::vector<Example> examples;
   std::vector<std::pair<std::string, Span>> duplicate_clauses;  ///< clause name, where repeated
+  /// An `also "LABEL" { ... }` body: its label ("" for a rule's main body) and the label's span.
+  std::string label;
+  Span label_span;
+  /// The rule's `also` bodies, in source order: further query bodies whose findings are unioned
+  /// under the rule's id (Datalog: several clauses defining one relation). Each holds its own
+  /// fors, wheres, unlesses, at and templates, a copy of the rule's id, id_span, title and tags,
+  /// and the rule's severity and evidence unless the block sets its own; `when`, help, examples
+  /// and alsos stay empty (the rule's `when` and examples apply to every body).
+  std::vector<Rule> alsos;
 };
 
 struct Let {
@@ -171,7 +180,8 @@ struct File {
 std::string dump(const Expr& e);
 /// Returns a domain as written: `lines(changed)`, `findings("t")`, `f.params`.
 std::string dump(const Domain& d);
-/// Returns a compact one-line dump of a rule: `(rule ID sev=... for=... where=... unless=...)`.
+/// Returns a compact one-line dump of a rule: `(rule ID sev=... for=... where=... unless=...)`,
+/// each `also` body appended as `(also "LABEL" sev=... for=... ...)`.
 std::string dump(const Rule& r);
 
 }  // namespace review::dsl::ast

@@ -548,12 +548,13 @@ class Checker {
       if (p.hole) check(*p.hole);
   }
 
-  void check_rule(const ast::Rule& r, const std::vector<std::string>& prefixes) {
-    rule_ = &r;
-    env_.clear();
+  /// Checks one query body (the rule's own, or an `also` block): its `for`s, conditions, `at` and
+  /// templates, with `env_` holding what the rule's `when` bound. Names bound here stay here.
+  void check_body(const ast::Rule& r, const std::vector<std::string>& prefixes, bool also) {
+    const std::string who = body_name(r, also);
+    const Span& where = also ? r.label_span : r.id_span;
     for (const auto& [name, span] : r.duplicate_clauses)
-      error(span, "duplicate `" + name + "` in rule `" + r.id + "`");
-    if (r.when) check(*r.when);
+      error(span, "duplicate `" + name + "` in " + who);
     for (const auto& f : r.fors) {
       SType dt = check_domain(f.domain);
       env_.push_back({f.var, dt, list_domain(f.domain)});
@@ -573,17 +574,17 @@ class Checker {
     check_template(r.action);
     for (const auto& [t, name] : {std::pair{&r.problem, "problem"}, std::pair{&r.impact, "impact"},
                                   std::pair{&r.action, "action"}}) {
-      if (!t->present) error(r.id_span, "rule `" + r.id + "` has no `" + name + "`");
+      if (!t->present) error(where, who + " has no `" + name + "`");
     }
     if (r.severity == "block" && r.problem.present) {
       bool named = false;
       for (const auto& p : r.problem.parts) named = named || (p.hole && names_trigger(*p.hole));
       if (!named)
-        error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of block rule `" +
-                                  r.id + "` has no {hole} that uses a captured value or a fact field");
+        error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of block " + who +
+                                  " has no {hole} that uses a captured value or a fact field");
     }
     if (r.severity == "block" && r.evidence == "inferred")
-      error(r.id_span, "block rule `" + r.id + "` has `evidence inferred`: an inferred finding is at most a warning "
+      error(where, "block " + who + " has `evidence inferred`: an inferred finding is at most a warning "
                        "(the red-finding gate); make it `severity warn`, or verify its evidence");
     if (r.action.present) {
       bool ok = false;
@@ -596,6 +597,29 @@ class Checker {
         }
         error(r.action.span, "`action` must start with a verb phrase addressed to a person: " + list);
       }
+    }
+  }
+
+  /// How diagnostics name a body: "rule `X`" or "`also "L"` of rule `X`".
+  static std::string body_name(const ast::Rule& b, bool also) {
+    return also ? "`also \"" + b.label + "\"` of rule `" + b.id + "`" : "rule `" + b.id + "`";
+  }
+
+  void check_rule(const ast::Rule& r, const std::vector<std::string>& prefixes) {
+    rule_ = &r;  // `also` bodies too: their findings() reads order the rule
+    env_.clear();
+    if (r.when) check(*r.when);
+    const std::vector<Binding> after_when = env_;  // each body starts from the `when`'s captures
+    check_body(r, prefixes, false);
+    std::map<std::string, const ast::Rule*> labels;
+    for (const auto& a : r.alsos) {
+      if (a.label.empty())
+        error(a.label_span, "an `also` body needs a label: it tells its findings from the rule's main body's");
+      else if (auto [it, fresh] = labels.emplace(a.label, &a); !fresh)
+        error(a.label_span, "duplicate `also` label \"" + a.label + "\" in rule `" + r.id + "` (first at line " +
+                                std::to_string(it->second->label_span.line) + ")");
+      env_ = after_when;
+      check_body(a, prefixes, true);
     }
     bool has_bad = false;
     for (const auto& x : r.examples) has_bad = has_bad || x.kind == "bad";

@@ -198,16 +198,21 @@ class Evaluator {
       for (const auto& k : e.kids) walk(*k);
     };
     if (r.when) walk(*r.when);
-    for (const auto& f : r.fors) {
-      if (f.domain.findings) tags.insert(f.domain.source);
-      if (f.domain.list && !f.domain.bare) walk(*f.domain.list);
-      if (f.where) walk(*f.where);
-    }
-    for (const auto& w : r.wheres) walk(*w);
-    for (const auto& u : r.unlesses) walk(*u);
-    for (const auto* t : {&r.problem, &r.impact, &r.action})
-      for (const auto& part : t->parts)
-        if (part.hole) walk(*part.hole);
+    auto body = [&](const ast::Rule& b) {
+      for (const auto& f : b.fors) {
+        if (f.domain.findings) tags.insert(f.domain.source);
+        if (f.domain.list && !f.domain.bare) walk(*f.domain.list);
+        if (f.where) walk(*f.where);
+      }
+      for (const auto& w : b.wheres) walk(*w);
+      for (const auto& u : b.unlesses) walk(*u);
+      if (b.at) walk(*b.at);
+      for (const auto* t : {&b.problem, &b.impact, &b.action})
+        for (const auto& part : t->parts)
+          if (part.hole) walk(*part.hole);
+    };
+    body(r);
+    for (const auto& a : r.alsos) body(a);
   }
 
   /// Reading the thread's CPU clock is a system call: look at it every 64 iterations.
@@ -785,16 +790,25 @@ class Evaluator {
     return true;
   }
 
+  /// Runs the rule's main body, then each `also` body (the union of their findings), each from
+  /// a fresh environment after the rule's `when`. One deadline covers them all: a body over
+  /// budget stops the whole rule.
   void run_rule(const ast::Rule& r) {
+    run_body(r, r);
+    for (const auto& a : r.alsos) run_body(r, a);
+  }
+
+  void run_body(const ast::Rule& r, const ast::Rule& body) {
+    env_.clear();
     if (r.when && !eval(*r.when).truthy()) return;
     const RulePlan* plan = &naive_;
     if (opts_.use_plan) {
-      auto it = p_.plans.find(&r);
+      auto it = p_.plans.find(&body);
       if (it != p_.plans.end()) plan = &it->second;
     }
-    if (plan == &naive_) naive_ = naive_plan(r);
+    if (plan == &naive_) naive_ = naive_plan(body);
     if (!pass(plan->before)) return;
-    join(r, *plan, 0, nullptr);
+    join(body, *plan, 0, nullptr);
   }
 
   void join(const ast::Rule& r, const RulePlan& plan, size_t i, FactPtr first) {
@@ -840,6 +854,11 @@ class Evaluator {
     f.rule_title = m.title;
     f.severity = m.severity;
     f.evidence = m.evidence;
+    if (!r.label.empty()) {  // an `also` body: its own severity and evidence (the rule's unless set)
+      f.label = r.label;
+      f.severity = r.severity == "block" ? Severity::Block : r.severity == "note" ? Severity::Note : Severity::Warn;
+      f.evidence = r.evidence == "inferred" ? Evidence::Inferred : Evidence::Verified;
+    }
     f.tags = m.tags;
     if (at) {
       f.file = at->file;
@@ -886,7 +905,7 @@ class Evaluator {
         if (glob_match(t.glob, f.file) && (best == 0 || t.tier < best)) best = t.tier;
       if (best > 0) f.tier = std::to_string(best);
     }
-    std::string key = f.file + '\0' + std::to_string(f.line) + '\0' + f.problem;
+    std::string key = f.file + '\0' + std::to_string(f.line) + '\0' + f.problem + '\0' + f.label;
     if (!seen_.insert(std::move(key)).second) return;
     found_->push_back(std::move(f));
   }

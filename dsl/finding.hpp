@@ -47,6 +47,8 @@ struct RuleMeta {
 struct Finding {
   std::string rule_id;
   std::string rule_title;
+  /// The label of the rule's `also` body that made the finding; "" for the rule's main body.
+  std::string label;
   Severity severity = Severity::Warn;
   Evidence evidence = Evidence::Verified;
   std::vector<std::string> tags;

@@ -37,6 +37,7 @@ REVIEW_KW( kw_or, "or" );            REVIEW_KW( kw_not, "not" );          REVIEW
 REVIEW_KW( kw_count, "count" );      REVIEW_KW( kw_exists, "exists" );    REVIEW_KW( kw_findings, "findings" );
 REVIEW_KW( kw_true, "true" );        REVIEW_KW( kw_false, "false" );      REVIEW_KW( kw_changed, "changed" );
 REVIEW_KW( kw_base, "base" );        REVIEW_KW( kw_repo, "repo" );      REVIEW_KW( kw_at, "at" );
+REVIEW_KW( kw_also, "also" );
 #undef REVIEW_KW
 
 // Words that cannot name a variable (field names after `.` may be anything).
@@ -267,8 +268,17 @@ struct example_lang_ident : identifier {};
 struct example_lang : tok< example_lang_ident > {};
 struct example_code : string_tok {};
 struct example_clause : if_must< kw_example, example_kind, example_lang, example_code > {};
+// `also "LABEL" { for … where … unless … at … problem … impact … action … }`: another query body of
+// the same rule (its findings carry the rule's id); it may set its own severity and evidence.
+struct also_label : string_tok {};
+struct also_open : lbrace {};
+struct also_item : sor< severity_clause, evidence_clause, for_clause, where_clause, unless_clause, at_clause,
+                        problem_clause, impact_clause, action_clause > {};
+struct also_close : rbrace {};
+struct also_block : if_must< kw_also, also_label, also_open, star< also_item, opt< semi > >, also_close > {};
 struct rule_clause : sor< severity_clause, evidence_clause, tags_clause, when_clause, for_clause, where_clause,
-                          unless_clause, at_clause, problem_clause, impact_clause, action_clause, help_clause, example_clause > {};
+                          unless_clause, at_clause, problem_clause, impact_clause, action_clause, help_clause, example_clause,
+                          also_block > {};
 struct rule_close : rbrace {};
 struct rule_open : lbrace {};
 struct rule_decl : if_must< kw_rule, rule_id, title_string, rule_open, star< rule_clause, opt< semi > >, rule_close > {};

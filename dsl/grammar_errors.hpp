@@ -72,7 +72,10 @@ REVIEW_MSG( help_string, "expected a string" );
 REVIEW_MSG( example_kind, "expected `bad`, `good`, `todo-bad` or `todo-good`" );
 REVIEW_MSG( example_lang, "expected a language name (python, cpp, diff, ...)" );
 REVIEW_MSG( example_code, "expected the example code as a string" );
-REVIEW_MSG( rule_close, "expected a rule clause (severity, evidence, tags, when, for, where, unless, at, problem, impact, action, help, example) or `}`" );
+REVIEW_MSG( rule_close, "expected a rule clause (severity, evidence, tags, when, for, where, unless, at, problem, impact, action, help, example, also) or `}`" );
+REVIEW_MSG( also_label, "expected a label string after `also`, as in also \"consumer repository\" {" );
+REVIEW_MSG( also_open, "expected `{` after the `also` label" );
+REVIEW_MSG( also_close, "expected a clause of the `also` body (severity, evidence, for, where, unless, at, problem, impact, action) or `}`" );
 REVIEW_MSG( end_of_file, "expected a declaration: ruleset, use, let, tier, kind or rule" );
 REVIEW_MSG( expr_end, "unexpected text after the expression" );
 #undef REVIEW_MSG

@@ -68,6 +68,11 @@ struct Builder {
   ast::KindDecl kind;
   ast::Rule rule;
   std::set<std::string> rule_clauses;
+  bool in_also = false;                 ///< inside an `also` block: clauses go to rule.alsos.back()
+  std::set<std::string> also_clauses;
+
+  /// The query body clauses are written to: the rule's, or its open `also` block's.
+  ast::Rule& body() { return in_also && !rule.alsos.empty() ? rule.alsos.back() : rule; }
 
   ExprPtr pop() {
     if (exprs.empty()) return make(Expr::Kind::Bool, {});  // cannot happen for a well-formed grammar
@@ -81,7 +86,7 @@ struct Builder {
     where_flags.clear(); tmp_strings.clear(); depth = 0;
   }
   void clause(const std::string& name, const Span& s) {
-    if (!rule_clauses.insert(name).second) rule.duplicate_clauses.emplace_back(name, s);
+    if (!(in_also ? also_clauses : rule_clauses).insert(name).second) body().duplicate_clauses.emplace_back(name, s);
   }
 };
 
@@ -539,6 +544,7 @@ template <> struct action<g::rule_ident> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.rule = ast::Rule{};
     b.rule_clauses.clear();
+    b.in_also = false;
     b.rule.id = in.string();
     b.rule.id_span = span_of(in, in.size());
   }
@@ -546,14 +552,14 @@ template <> struct action<g::rule_ident> {
 template <> struct action<g::severity_word> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("severity", span_of(in, in.size()));
-    b.rule.severity = in.string();
-    b.rule.severity_span = span_of(in, in.size());
+    b.body().severity = in.string();
+    b.body().severity_span = span_of(in, in.size());
   }
 };
 template <> struct action<g::evidence_word> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("evidence", span_of(in, in.size()));
-    b.rule.evidence = in.string();
+    b.body().evidence = in.string();
   }
 };
 template <> struct action<g::tag_item> {
@@ -570,47 +576,47 @@ template <> struct action<g::for_ident> {
     ast::ForClause f;
     f.var = in.string();
     f.var_span = span_of(in, in.size());
-    b.rule.fors.push_back(std::move(f));
+    b.body().fors.push_back(std::move(f));
   }
 };
 template <> struct action<g::for_where> {
-  template <typename In> static void apply(const In&, Builder& b) { b.rule.fors.back().where = b.pop(); }
+  template <typename In> static void apply(const In&, Builder& b) { b.body().fors.back().where = b.pop(); }
 };
 template <> struct action<g::for_clause> {
   template <typename In> static void apply(const In&, Builder& b) {
     if (b.domains.empty()) return;
-    b.rule.fors.back().domain = std::move(b.domains.back());
+    b.body().fors.back().domain = std::move(b.domains.back());
     b.domains.pop_back();
   }
 };
 template <> struct action<g::where_clause> {
-  template <typename In> static void apply(const In&, Builder& b) { b.rule.wheres.push_back(b.pop()); }
+  template <typename In> static void apply(const In&, Builder& b) { b.body().wheres.push_back(b.pop()); }
 };
 template <> struct action<g::unless_clause> {
-  template <typename In> static void apply(const In&, Builder& b) { b.rule.unlesses.push_back(b.pop()); }
+  template <typename In> static void apply(const In&, Builder& b) { b.body().unlesses.push_back(b.pop()); }
 };
 template <> struct action<g::at_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("at", span_of(in, 2));
-    b.rule.at = b.pop();
+    b.body().at = b.pop();
   }
 };
 template <> struct action<g::problem_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("problem", span_of(in, 7));
-    b.rule.problem = build_template(b, b.pop());
+    b.body().problem = build_template(b, b.pop());
   }
 };
 template <> struct action<g::impact_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("impact", span_of(in, 6));
-    b.rule.impact = build_template(b, b.pop());
+    b.body().impact = build_template(b, b.pop());
   }
 };
 template <> struct action<g::action_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("action", span_of(in, 6));
-    b.rule.action = build_template(b, b.pop());
+    b.body().action = build_template(b, b.pop());
   }
 };
 template <> struct action<g::help_string> {
@@ -634,9 +640,36 @@ template <> struct action<g::example_code> {
     b.rule.examples.push_back({b.example_kind, b.example_lang, s->text, s->span, b.example_lang_span});
   }
 };
+template <> struct action<g::also_label> {
+  template <typename In> static void apply(const In&, Builder& b) {
+    ast::Rule body;
+    ExprPtr label = b.pop();
+    body.label = label->text;
+    body.label_span = label->span;
+    body.severity.clear();  // "" = not set in the block: the rule's (filled in by rule_decl)
+    body.evidence.clear();
+    b.rule.alsos.push_back(std::move(body));
+    b.in_also = true;
+    b.also_clauses.clear();
+  }
+};
+template <> struct action<g::also_block> {
+  template <typename In> static void apply(const In&, Builder& b) { b.in_also = false; }
+};
 template <> struct action<g::rule_decl> {
   template <typename In> static void apply(const In&, Builder& b) {
     b.rule.title = b.title;
+    for (auto& a : b.rule.alsos) {
+      a.id = b.rule.id;
+      a.id_span = b.rule.id_span;
+      a.title = b.rule.title;
+      a.tags = b.rule.tags;
+      if (a.severity.empty()) {
+        a.severity = b.rule.severity;
+        a.severity_span = b.rule.severity_span;
+      }
+      if (a.evidence.empty()) a.evidence = b.rule.evidence;
+    }
     b.file->rules.push_back(std::move(b.rule));
   }
 };
@@ -827,7 +860,8 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
       }
       // Ran off the end of the file inside a rule: say which rule lacks its `}`.
       bool at_end = text.find_first_not_of(" \t\r\n", std::min<size_t>(p.byte, text.size())) == std::string_view::npos;
-      if (at_end && msg.rfind("expected a rule clause", 0) == 0 && !b.rule.id.empty() && b.rule.id_span.line > 0) {
+      bool in_rule = msg.rfind("expected a rule clause", 0) == 0 || msg.rfind("expected a clause of the `also` body", 0) == 0;
+      if (at_end && in_rule && !b.rule.id.empty() && b.rule.id_span.line > 0) {
         Diagnostic d;  // pointed at the rule's id: the end of the file shows nothing useful
         d.file = file_name;
         d.line = b.rule.id_span.line;

@@ -98,7 +98,7 @@ struct ProgramImpl {
   std::map<std::string, const ast::Let*> lets;    ///< first declaration wins
   std::vector<const ast::KindDecl*> kinds;
   std::vector<PlannedRule> rules;                 ///< evaluation order
-  std::map<const ast::Rule*, RulePlan> plans;     ///< every rule's plan (plan_program)
+  std::map<const ast::Rule*, RulePlan> plans;     ///< every body's plan: rules and their `also`s
   std::map<const ast::Expr*, Probe> probes;       ///< exists/count binders that look up an index
   std::vector<RuleMeta> metas;                    ///< same order
   CheckedRegexes regexes;
@@ -119,7 +119,8 @@ RulePlan naive_plan(const ast::Rule& r);
 
 /// Returns a readable plan of rule `r` (one clause per line, as `runner explain --plan` prints
 /// it): each `for` with `scan` or `index SOURCE(SCOPE) by .FIELD = X`, the conditions checked
-/// there (`(moved)` when pushed down), and each exists/count with its lookup.
+/// there (`(moved)` when pushed down), and each exists/count with its lookup; then, for each
+/// `also` body, a line `also "LABEL"` and that body's plan in the same form.
 std::string describe_plan(const ProgramImpl& p, const PlannedRule& r);
 
 /// Returns the value of a `let` (String, Int, List; regexes as their pattern string).

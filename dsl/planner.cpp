@@ -531,6 +531,10 @@ void plan_program(ProgramImpl& p) {
   for (const auto& pr : p.rules) {
     p.plans[pr.rule] = planner.plan(*pr.rule);
     planner.walk(*pr.rule, p.probes);
+    for (const auto& a : pr.rule->alsos) {  // each `also` body has its own plan
+      p.plans[&a] = planner.plan(a);
+      planner.walk(a, p.probes);
+    }
   }
   for (const auto* k : p.kinds)
     if (k->when) planner.walk(*k->when, p.probes);
@@ -548,13 +552,15 @@ RulePlan naive_plan(const ast::Rule& r) {
   return out;
 }
 
-std::string describe_plan(const ProgramImpl& p, const PlannedRule& pr) {
-  const ast::Rule& r = *pr.rule;
+namespace {
+
+/// The plan of one body (the rule's, or an `also` block's, with `when` = the rule's), indented.
+std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::Expr* when) {
   auto it = p.plans.find(&r);
   if (it == p.plans.end()) return "";
   const RulePlan& plan = it->second;
-  std::string out = "plan " + r.id + "\n";
-  if (r.when) out += "  when " + ast::dump(*r.when) + "\n";
+  std::string out;
+  if (when && r.label.empty()) out += "  when " + ast::dump(*when) + "\n";
   for (const auto& f : plan.before) out += "  check " + filter_text(f) + "\n";
   for (size_t i = 0; i < r.fors.size(); ++i) {
     const auto& f = r.fors[i];
@@ -565,7 +571,7 @@ std::string describe_plan(const ProgramImpl& p, const PlannedRule& pr) {
   }
   if (!plan.after.empty()) out += "  then\n";
   for (const auto& x : plan.after) out += "    check " + filter_text(x) + "\n";
-  // every exists/count binder of the rule, in source order
+  // every exists/count binder of the body, in source order
   std::vector<std::pair<size_t, std::string>> binders;
   std::function<void(const Expr&)> walk = [&](const Expr& e) {
     if ((e.kind == Expr::Kind::Count || e.kind == Expr::Kind::Exists) && e.domain) {
@@ -576,7 +582,7 @@ std::string describe_plan(const ProgramImpl& p, const PlannedRule& pr) {
     }
     for (const auto& k : e.kids) walk(*k);
   };
-  if (r.when) walk(*r.when);
+  if (when && r.label.empty()) walk(*when);
   for (const auto& f : r.fors)
     if (f.where) walk(*f.where);
   for (const auto& w : r.wheres) walk(*w);
@@ -585,6 +591,20 @@ std::string describe_plan(const ProgramImpl& p, const PlannedRule& pr) {
   std::sort(binders.begin(), binders.end());
   if (!binders.empty()) out += "  binders\n";
   for (const auto& [at, text] : binders) out += "    " + text + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string describe_plan(const ProgramImpl& p, const PlannedRule& pr) {
+  const ast::Rule& r = *pr.rule;
+  if (!p.plans.count(&r)) return "";
+  std::string out = "plan " + r.id + "\n" + describe_body(p, r, r.when.get());
+  for (const auto& a : r.alsos) {
+    // the rule's `when` runs before each body too; it is printed once, above
+    std::string body = describe_body(p, a, r.when.get());
+    out += "also \"" + a.label + "\"\n" + body;
+  }
   return out;
 }
 

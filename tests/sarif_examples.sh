@@ -21,4 +21,7 @@ for r in "$src"/rulesets/*.rules "$src"/rulesets/*/; do
 done
 "$runner" test "$src/tests/fixtures/cli/mini.rules" --sarif "$tmp/examples-mini.sarif" >/dev/null
 files+=("$tmp/examples-mini.sarif")
+# a rule with an `also` body: results of two bodies under one rule id, each with its label
+"$runner" test "$src/tests/fixtures/cli/also.rules" --sarif "$tmp/examples-also.sarif" >/dev/null
+files+=("$tmp/examples-also.sarif")
 "$src/scripts/sarif-validate" "${files[@]}"

@@ -34,6 +34,7 @@ std::string line_hash(const Finding& f, std::string_view line_text) {
     if (!is_space(c)) normalised += c;
   std::uint64_t h = 0xcbf29ce484222325ULL;
   fnv(h, f.rule_id);
+  if (!f.label.empty()) fnv(h, f.label);  // two bodies of one rule at one place stay apart
   fnv(h, f.file);
   fnv(h, f.file.empty() ? std::string_view(f.problem) : std::string_view(normalised));
   char buf[17];

@@ -2,8 +2,9 @@
 // entries.
 //
 // A fingerprint is "<16 hex digits>:<occurrence>" (the shape GitHub code scanning computes for
-// primaryLocationLineHash). The hash is 64-bit FNV-1a over the rule id, the path and the line
-// text with all whitespace removed; the occurrence numbers findings with the same hash in line
+// primaryLocationLineHash). The hash is 64-bit FNV-1a over the rule id, the label of the rule's
+// `also` body when there is one (Finding::label), the path and the line text with all
+// whitespace removed; the occurrence numbers findings with the same hash in line
 // order, from 1. Line numbers are not hashed, so moving unrelated lines keeps every fingerprint.
 // PR-level findings (no file) hash the problem text instead of a line.
 #pragma once

@@ -71,6 +71,7 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
               {"suppressed", f.suppressed}};
     if (f.suppressed) j["suppression"] = {{"kind", f.suppression_kind}, {"reason", f.suppression_reason}};
     if (f.pre_existing) j["pre_existing"] = true;
+    if (!f.label.empty()) j["label"] = f.label;
     if (f.suppressed && f.suppressed_by_change) j["suppression"]["by_change"] = true;
     fs.push_back(std::move(j));
   }

@@ -126,6 +126,7 @@ json finding_properties(const Finding& f) {
   if (!f.tier.empty()) p["tier"] = f.tier;
   if (!f.witness.empty()) p["witness"] = f.witness;
   if (!f.tags.empty()) p["tags"] = f.tags;
+  if (!f.label.empty()) p["label"] = f.label;  // the rule's `also` body that made it
   return p;
 }
 

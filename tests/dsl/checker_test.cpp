@@ -331,3 +331,57 @@ TEST_CASE("checker: `let NAME = repo` — a scope; its pin regex must compile an
   CHECK(diagnostics_of("let lib = repo \"pins.txt\" /lib (/\n" + rule_with("for l in lines(lib)")).find("bad pin regex") !=
         std::string::npos);
 }
+
+TEST_CASE("checker: `also` bodies — errors at their position, names bound per body, templates required") {
+  // `l` and the capture `c` belong to the main body; `w`, captured by the rule's `when`, is seen by
+  // every body; the `also` body lacks its `action`; its own `for` variable does not leak back.
+  std::string r = "rule X \"t\" {\n"
+                  "  when pr.title ~ /(?P<w>\\w+)/\n"
+                  "  for l in lines where l.text ~ /(?P<c>x)/\n"
+                  "  problem \"p {l.text} {c} {w}\"\n"
+                  "  impact \"i\"\n"
+                  "  action \"Author must fix it\"\n"
+                  "  example bad python \"x\"\n"
+                  "  also \"other place\" {\n"
+                  "    for m in lines where l.text == \"a\"\n"
+                  "    problem \"q {m.text} {c} {w}\"\n"
+                  "    impact \"i\"\n"
+                  "  }\n"
+                  "}\n";
+  std::string d = diagnostics_of(r);
+  CHECK(d ==
+        "t.rules:9:26: error: unknown variable `l`; did you mean `w`?\n"
+        "      for m in lines where l.text == \"a\"\n"
+        "                           ^\n"
+        "t.rules:10:26: error: unknown variable `c`; did you mean `w`?\n"
+        "      problem \"q {m.text} {c} {w}\"\n"
+        "                           ^\n"
+        "t.rules:8:8: error: `also \"other place\"` of rule `X` has no `action`\n"
+        "    also \"other place\" {\n"
+        "         ^~~~~~~~~~~~~\n");
+  // an `also` body's own lints: action prefix, the red-finding gate with its own severity, labels
+  std::string lints = "rule X \"t\" {\n"
+                      "  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad python \"x\"\n"
+                      "  also \"a\" {\n    severity block\n    problem \"q\"\n    impact \"i\"\n    action \"Fix it\"\n  }\n"
+                      "  also \"a\" {\n    problem \"q\"\n    impact \"i\"\n    action \"Author must\"\n  }\n"
+                      "  also \"\" {\n    problem \"q\"\n    impact \"i\"\n    action \"Author must\"\n    impact \"j\"\n  }\n"
+                      "}\n";
+  CHECK(diagnostics_of(lints) ==
+        "t.rules:8:13: error: a blocking finding must name its concrete trigger: the `problem` of block `also \"a\"` "
+        "of rule `X` has no {hole} that uses a captured value or a fact field\n"
+        "      problem \"q\"\n"
+        "              ^~~\n"
+        "t.rules:10:12: error: `action` must start with a verb phrase addressed to a person: \"Author must\", "
+        "\"Author should\", \"Reviewer should ask\" or \"Reviewer should\"\n"
+        "      action \"Fix it\"\n"
+        "             ^~~~~~~~\n"
+        "t.rules:12:8: error: duplicate `also` label \"a\" in rule `X` (first at line 6)\n"
+        "    also \"a\" {\n"
+        "         ^~~\n"
+        "t.rules:17:8: error: an `also` body needs a label: it tells its findings from the rule's main body's\n"
+        "    also \"\" {\n"
+        "         ^~\n"
+        "t.rules:21:5: error: duplicate `impact` in `also \"\"` of rule `X`\n"
+        "      impact \"j\"\n"
+        "      ^~~~~~\n");
+}

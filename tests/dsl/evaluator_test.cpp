@@ -294,3 +294,81 @@ TEST_CASE("evaluator: hostile regex runs in linear time") {
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
   CHECK(res.findings.empty());
 }
+
+TEST_CASE("evaluator: `also` bodies — the union of the bodies' findings, under the rule id, with labels") {
+  MemoryFacts m;
+  fill(m);
+  std::string text =
+      "kind perf \"p\" when pr.title ~ /(?i)speed/\n"
+      "rule R \"r\" {\n"
+      "  tags \"t1\"\n"
+      "  when kind perf\n"
+      "  for l in lines(changed) where l.added and l.code ~ /(?P<g>gfx942)/\n"
+      "  problem \"main {g}\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n"
+      // fires at b/c.py:7 only; `g` here is this body's own capture
+      "  also \"second\" {\n"
+      "    severity block\n    evidence verified\n"
+      "    for l in lines(changed) where l.code ~ /(?P<g>gfx950)/\n"
+      "    problem \"second {g} at {l.file}\"\n  impact \"i2\"\n  action \"Author should\"\n"
+      "  }\n"
+      // fires at a.py:1, the main body's place, with the same problem text: kept apart by label
+      "  also \"third\" {\n"
+      "    for l in lines(changed) where l.code ~ /(?P<g>gfx942)/\n"
+      "    problem \"main {g}\"\n  impact \"i\"\n  action \"Author must\"\n"
+      "  }\n"
+      "}\n"
+      "rule READ \"reads R's findings\" {\n"
+      "  for f in findings(\"t1\")\n  problem \"saw {f.problem}\"\n  impact \"i\"\n  action \"Author must\"\n"
+      "  example bad text \"x\"\n}\n";
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  for (const auto& d : r.diagnostics) FAIL_CHECK(format_diagnostic(d));
+  REQUIRE(r.ok());
+  REQUIRE(r.program->rules().size() == 2);  // one rule, however many bodies
+  for (bool planned : {true, false}) {
+    EvalOptions o;
+    o.use_plan = planned;
+    auto res = evaluate(*r.program, m, o);
+    INFO("use_plan " << planned);
+    REQUIRE(res.internal_diagnostics.empty());
+    std::vector<std::string> got;
+    for (const auto& f : res.findings)
+      got.push_back(f.rule_id + " " + f.file + ":" + std::to_string(f.line) + " [" + f.label + "] " +
+                    std::string(severity_name(f.severity)) + " " + f.problem + " / " + f.action);
+    CHECK(got == std::vector<std::string>{
+                     "R a.py:1 [] warn main gfx942 / Author must",
+                     "R b/c.py:7 [second] block second gfx950 at b/c.py / Author should",
+                     "R a.py:1 [third] warn main gfx942 / Author must",
+                     "READ a.py:1 [] warn saw main gfx942 / Author must",
+                     "READ b/c.py:7 [] warn saw second gfx950 at b/c.py / Author must",
+                 });
+  }
+}
+
+TEST_CASE("evaluator: the rule's `when` guards every `also` body; a body over budget stops the whole rule") {
+  MemoryFacts m;
+  fill(m);
+  for (int i = 0; i < 300; ++i) m.add("lines", "a.py", 100 + i, {{"text", "t"}});
+  std::string text =
+      "rule GUARD \"g\" {\n  when pr.title ~ /nope/\n  problem \"main\"\n  impact \"i\"\n  action \"Author must\"\n"
+      "  example bad text \"x\"\n"
+      "  also \"b\" {\n    problem \"body b\"\n    impact \"i\"\n    action \"Author must\"\n  }\n}\n"
+      "rule SLOW \"s\" {\n  problem \"fast main\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n"
+      "  also \"slow\" {\n"
+      "    for a in lines where count(b in lines(changed) where count(c in lines(changed) where c.line + 0 == a.line) > 0) < 0\n"
+      "    problem \"p\"\n    impact \"i\"\n    action \"Author must\"\n  }\n}\n"
+      "rule FAST \"f\" {\n  problem \"fast\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n"
+      "  also \"too\" {\n    problem \"fast too\"\n    impact \"i\"\n    action \"Author must\"\n  }\n}\n";
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  for (const auto& d : r.diagnostics) FAIL_CHECK(format_diagnostic(d));
+  REQUIRE(r.ok());
+  EvalOptions o;
+  o.rule_budget = std::chrono::milliseconds(20);
+  auto res = evaluate(*r.program, m, o);
+  REQUIRE(res.internal_diagnostics.size() == 1);
+  CHECK(res.internal_diagnostics[0] == "rule `SLOW` stopped: it ran longer than its time budget of 20 ms; its findings are dropped");
+  CHECK(res.stopped == std::vector<std::string>{"SLOW"});
+  // SLOW's main body had found "fast main": dropped with the rule; GUARD's `when` holds for no body
+  std::vector<std::string> got;
+  for (const auto& f : res.findings) got.push_back(f.rule_id + " " + f.problem);
+  CHECK(got == std::vector<std::string>{"FAST fast", "FAST fast too"});
+}

@@ -120,7 +120,14 @@ TEST_CASE("parser: declaration syntax errors, one message table") {
       {"rule X \"t\"", "1:11: expected `{` after the rule title"},
       {"rule X \"t\" {", "1:6: the file ends inside rule `X`: its closing `}` is missing"},
       {"rule X \"t\" { for at in lines }", "1:18: expected a variable name after `for`; `at` is a keyword of the rule language, pick another name"},
-      {"rule X \"t\" { 42 }", "1:14: expected a rule clause (severity, evidence, tags, when, for, where, unless, at, problem, impact, action, help, example) or `}`"},
+      {"rule X \"t\" { 42 }", "1:14: expected a rule clause (severity, evidence, tags, when, for, where, unless, at, problem, impact, action, help, example, also) or `}`"},
+      {"rule X \"t\" { also { } }", "1:19: expected a label string after `also`, as in also \"consumer repository\" {"},
+      {"rule X \"t\" { also \"l\" for }", "1:23: expected `{` after the `also` label"},
+      {"rule X \"t\" { also \"l\" { tags \"a\" } }", "1:25: expected a clause of the `also` body (severity, evidence, for, where, unless, at, problem, impact, action) or `}`"},
+      {"rule X \"t\" { also \"l\" { also \"m\" { } } }", "1:25: expected a clause of the `also` body (severity, evidence, for, where, unless, at, problem, impact, action) or `}`"},
+      {"rule X \"t\" {\n also \"l\" { severity high } }", "2:22: expected `block`, `warn` or `note`"},
+      {"rule X \"t\" {\n also \"l\" {\n  for x", "3:8: expected `in` after the variable"},
+      {"rule X \"t\" {\n also \"l\" {\n", "1:6: the file ends inside rule `X`: its closing `}` is missing"},
       {"rule X \"t\" { severity high }", "1:23: expected `block`, `warn` or `note`"},
       {"rule X \"t\" { evidence maybe }", "1:23: expected `verified` or `inferred`"},
       {"rule X \"t\" { tags }", "1:19: expected a tag string"},
@@ -155,6 +162,76 @@ TEST_CASE("parser: declaration syntax errors, one message table") {
     INFO(r.in);
     CHECK(first_error(r.in) == r.want);
   }
+}
+
+TEST_CASE("parser: `also` bodies of a rule") {
+  auto r = parse_ruleset(R"(rule B5b "removed parameter still passed" {
+  severity block
+  tags "api"
+  when kind perf
+  for c in calls where c.added
+  problem "main {c.callee}"
+  impact "i"
+  action "Author must"
+  also "consumer repository" {
+    for u in calls(aiter) where u.callee == "f"
+    unless u.added
+    at u
+    problem "consumer {u.callee}"; impact "ci"; action "Author should"
+  }
+  example bad python "x"
+  also "warned" { severity warn  evidence inferred  problem "p" impact "i" action "Author must" }
+}
+)", "t.rules");
+  REQUIRE(r.diagnostics.empty());
+  REQUIRE(r.file.rules.size() == 1);
+  const ast::Rule& rule = r.file.rules[0];
+  CHECK(rule.label.empty());
+  REQUIRE(rule.fors.size() == 1);  // the `also` clauses did not leak into the main body
+  CHECK(rule.fors[0].var == "c");
+  CHECK(rule.unlesses.empty());
+  CHECK_FALSE(rule.at);
+  CHECK(rule.problem.raw == "main {c.callee}");
+  CHECK(rule.examples.size() == 1);
+  REQUIRE(rule.alsos.size() == 2);
+  const ast::Rule& a = rule.alsos[0];
+  CHECK(a.label == "consumer repository");
+  CHECK(a.label_span.line == 9);
+  CHECK(a.label_span.column == 8);
+  CHECK(a.label_span.length == 21);
+  // inherited from the rule: id, title, tags, severity, evidence; not `when`
+  CHECK(a.id == "B5b");
+  CHECK(a.title == "removed parameter still passed");
+  CHECK(a.tags == std::vector<std::string>{"api"});
+  CHECK(a.severity == "block");
+  CHECK(a.evidence == "verified");
+  CHECK_FALSE(a.when);
+  REQUIRE(a.fors.size() == 1);
+  CHECK(a.fors[0].var == "u");
+  CHECK(a.unlesses.size() == 1);
+  CHECK(a.at);
+  CHECK(a.problem.raw == "consumer {u.callee}");
+  CHECK(a.problem.parts.size() == 2);
+  CHECK(a.action.raw == "Author should");
+  // the block's own severity and evidence win
+  CHECK(rule.alsos[1].label == "warned");
+  CHECK(rule.alsos[1].severity == "warn");
+  CHECK(rule.alsos[1].evidence == "inferred");
+  CHECK(ast::dump(rule).find(" (also \"consumer repository\" sev=block ev=verified tags=api for=u:calls(aiter) "
+                             "where=(== u.callee \"f\") unless=u.added at=u problem=\"consumer {u.callee}\")") !=
+        std::string::npos);
+}
+
+TEST_CASE("parser: a duplicate clause inside `also` is its own, not the rule's") {
+  auto r = parse_ruleset("rule X \"t\" {\n problem \"a\"\n also \"l\" {\n  problem \"b\"\n  at x\n  at y\n }\n}\n", "t.rules");
+  REQUIRE(r.diagnostics.empty());
+  REQUIRE(r.file.rules.size() == 1);
+  CHECK(r.file.rules[0].duplicate_clauses.empty());
+  REQUIRE(r.file.rules[0].alsos.size() == 1);
+  const auto& d = r.file.rules[0].alsos[0].duplicate_clauses;
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].first == "at");
+  CHECK(d[0].second.line == 6);
 }
 
 TEST_CASE("parser: several syntax errors per run, resuming at the next declaration") {

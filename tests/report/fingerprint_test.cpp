@@ -29,6 +29,21 @@ TEST_CASE("fingerprints change with rule, path or line text") {
   CHECK(fingerprints({at(1, "x = 1", "R1", "b.py")})[0] != base);
 }
 
+TEST_CASE("two `also` bodies of one rule at one place get different fingerprints; the main body's are unchanged") {
+  Finding main = at(1, "x = 1");
+  Finding other = at(1, "x = 1");
+  other.label = "consumer repository";
+  Finding third = at(1, "x = 1");
+  third.label = "subclass";
+  auto fp = fingerprints({main, other, third});
+  CHECK(fp[0].substr(0, 16) != fp[1].substr(0, 16));
+  CHECK(fp[1].substr(0, 16) != fp[2].substr(0, 16));
+  CHECK(fp[0].substr(0, 16) != fp[2].substr(0, 16));
+  CHECK(fp[1].substr(16) == ":1");  // each the first of its own hash
+  CHECK(fp[2].substr(16) == ":1");
+  CHECK(fp[0] == fingerprints({at(1, "x = 1")})[0]);  // no label: as before `also` existed
+}
+
 TEST_CASE("identical lines get occurrence indexes in line order") {
   auto fp = fingerprints({at(30, "pass"), at(10, "pass"), at(20, "pass")});
   CHECK(fp[1].substr(16) == ":1");

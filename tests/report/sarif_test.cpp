@@ -1,8 +1,10 @@
 #include "runner/report/sarif.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sys/wait.h>
 
 #include "catch.hpp"
@@ -82,6 +84,29 @@ static std::pair<int, std::string> validate(const std::string& sarif, const std:
   }
   std::remove(file.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+TEST_CASE("sarif: findings of a rule's `also` bodies share its rule entry and carry their label") {
+  std::vector<Finding> v = fixed_findings();
+  auto located = std::find_if(v.begin(), v.end(), [](const Finding& f) { return !f.file.empty() && !f.suppressed; });
+  REQUIRE(located != v.end());
+  Finding extra = *located;  // another body of that finding's rule, one line further
+  const std::string id = extra.rule_id;
+  extra.label = "consumer repository";
+  extra.line += 1;
+  v.push_back(extra);
+  json run = sarif_log(v, fixed_run(), head_source())["runs"][0];
+  std::set<std::string> ids;
+  for (const auto& r : run["tool"]["driver"]["rules"]) CHECK(ids.insert(r["id"].get<std::string>()).second);
+  int labelled = 0;
+  for (const auto& r : run["results"]) {
+    if (!r["properties"].contains("label")) continue;
+    ++labelled;
+    CHECK(r["properties"]["label"] == "consumer repository");
+    CHECK(r["ruleId"] == id);
+    CHECK(run["tool"]["driver"]["rules"][r["ruleIndex"].get<std::size_t>()]["id"] == id);
+  }
+  CHECK(labelled == 1);
 }
 
 TEST_CASE("sarif passes the official validator with GitHub rules", "[validator]") {
