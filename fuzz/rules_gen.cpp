@@ -302,6 +302,46 @@ std::string RulesetGenerator::kind(int index) {
   return k;
 }
 
+std::string RulesetGenerator::body(const std::string& indent, int fors) {
+  std::string r;
+  std::vector<std::string> fact_vars;
+  for (int i = 0; i < fors; ++i) {
+    Var v;
+    v.name = "v" + std::to_string(i);
+    bool fact = true;
+    std::string d;
+    if (i == 0) {
+      v.source = one(sources_);
+      d = v.source->name + scope();
+    } else {
+      d = domain(v, fact);
+    }
+    vars_.push_back(v);
+    if (fact) fact_vars.push_back(v.name);
+    r += indent + "for " + v.name + " in " + d;
+    if (chance(70)) r += " where " + boolean(2, true);
+    r += "\n";
+  }
+  for (int i = static_cast<int>(pick(3)); i > 0 && nodes_ > 0; --i) r += indent + "where " + boolean(2, true) + "\n";
+  if (chance(30)) r += indent + "unless " + boolean(2) + "\n";
+  if (fact_vars.size() > 1 && chance(30)) r += indent + "at " + one(fact_vars) + "\n";
+  // The red-finding gate: a block body's problem names a fact field of its first `for` (every
+  // body with a `for` does; a body without one is never block).
+  std::string problem = text();
+  if (fors > 0) {
+    const dsl::SourceSchema* s = vars_.front().source;
+    std::vector<std::string> names = {"file", "line"};
+    for (const auto& f : s->fields)
+      if (f.type == Type::String || f.type == Type::Int) names.push_back(f.name);
+    problem += " {v0." + one(names) + "}";
+  }
+  for (int i = static_cast<int>(pick(3)); i > 0; --i) problem += " " + hole() + " " + text();
+  r += indent + "problem " + quote(problem) + "\n";
+  r += indent + "impact " + quote(text() + (chance(30) ? " " + hole() : "")) + "\n";
+  r += indent + "action " + quote(std::string(one(kActions)) + " " + text() + (chance(20) ? " " + hole() : "")) + "\n";
+  return r;
+}
+
 std::string RulesetGenerator::rule(int index) {
   vars_.clear();
   captures_.clear();
@@ -317,40 +357,23 @@ std::string RulesetGenerator::rule(int index) {
   bool tagged = chance(40);
   if (tagged) r += "  tags " + quote(tag) + "\n";
   if (fors == 0 || chance(20)) r += "  when " + boolean(2) + "\n";
-  std::vector<std::string> fact_vars;
-  for (int i = 0; i < fors; ++i) {
-    Var v;
-    v.name = "v" + std::to_string(i);
-    bool fact = true;
-    std::string d;
-    if (i == 0) {
-      v.source = one(sources_);
-      d = v.source->name + scope();
-    } else {
-      d = domain(v, fact);
-    }
-    vars_.push_back(v);
-    if (fact) fact_vars.push_back(v.name);
-    r += "  for " + v.name + " in " + d;
-    if (chance(70)) r += " where " + boolean(2, true);
-    r += "\n";
+  // Every body starts from what the rule's `when` bound (its captures); names stay per body.
+  const std::vector<Var> vars_after_when = vars_;
+  const std::vector<std::string> captures_after_when = captures_;
+  r += body("  ", fors);
+  for (int a = static_cast<int>(chance(25) ? 1 + pick(2) : 0), n = 0; n < a; ++n) {
+    vars_ = vars_after_when;
+    captures_ = captures_after_when;
+    nodes_ = in_.ConsumeIntegralInRange<int>(8, 30);
+    const int also_fors = static_cast<int>(pick(4));
+    std::string also_severity = severity;
+    bool own = chance(30) || (severity == "block" && also_fors == 0);  // the red-finding gate
+    if (own) also_severity = chance(50) ? "warn" : "note";
+    r += "  also " + quote("body " + std::to_string(n + 1)) + " {\n";
+    if (own) r += "    severity " + also_severity + "\n";
+    r += body("    ", also_fors);
+    r += "  }\n";
   }
-  for (int i = static_cast<int>(pick(3)); i > 0 && nodes_ > 0; --i) r += "  where " + boolean(2, true) + "\n";
-  if (chance(30)) r += "  unless " + boolean(2) + "\n";
-  if (fact_vars.size() > 1 && chance(30)) r += "  at " + one(fact_vars) + "\n";
-  // The red-finding gate: a block rule's problem names a fact field of its first `for`.
-  std::string problem = text();
-  if (fors > 0) {
-    const dsl::SourceSchema* s = vars_.front().source;
-    std::vector<std::string> names = {"file", "line"};
-    for (const auto& f : s->fields)
-      if (f.type == Type::String || f.type == Type::Int) names.push_back(f.name);
-    problem += " {v0." + one(names) + "}";
-  }
-  for (int i = static_cast<int>(pick(3)); i > 0; --i) problem += " " + hole() + " " + text();
-  r += "  problem " + quote(problem) + "\n";
-  r += "  impact " + quote(text() + (chance(30) ? " " + hole() : "")) + "\n";
-  r += "  action " + quote(std::string(one(kActions)) + " " + text() + (chance(20) ? " " + hole() : "")) + "\n";
   if (chance(10)) r += "  help \"\"\"\n    " + text() + "\n  \"\"\"\n";
   r += "}\n";
   if (tagged) tags_.push_back(tag);

@@ -1,6 +1,6 @@
 // A structure-aware generator of rulesets for fuzzing: turns fuzz bytes into a ruleset that is
 // well typed against the fact schema (sources, fields and their types, nested facts, list fields,
-// regex captures, `let`s, kinds, tags read through findings(), tiers), so that nearly every input
+// regex captures, `let`s, kinds, tags read through findings(), tiers, `also` bodies), so that nearly every input
 // passes the parser and the load-time checker and reaches the planner and the evaluator. The
 // bytes choose every branch (FuzzedDataProvider), so libFuzzer's mutations become structural ones.
 // Used by fuzz/fuzz_rules_gen.cpp.
@@ -53,6 +53,9 @@ class RulesetGenerator {
   std::string quantified(int depth, bool count);
   std::string hole();
   std::string rule(int index);
+  /// One query body (fors, wheres, unless, at, templates), each line indented by `indent`: a
+  /// rule's main body or an `also` block's. `fors` = 0 makes a pull-request-level body.
+  std::string body(const std::string& indent, int fors);
   std::string kind(int index);
 
   FuzzedDataProvider& in_;
