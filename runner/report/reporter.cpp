@@ -5,7 +5,9 @@
 #include <exception>
 #include <stdexcept>
 
+#include "runner/report/check_run.hpp"
 #include "runner/report/codeclimate.hpp"
+#include "runner/report/comment.hpp"
 #include "runner/report/github.hpp"
 #include "runner/report/json.hpp"
 #include "runner/report/rdjson.hpp"
@@ -19,36 +21,52 @@ using review::dsl::Finding;
 using review::dsl::Severity;
 
 Reporter::~Reporter() = default;
+Publisher::~Publisher() = default;
 
 namespace {
 
 using Factory = std::unique_ptr<Reporter> (*)(std::ostream&, const ReportOptions&);
 
+// Where a reporter's output goes: a stream (a file or standard output), or GitHub through
+// ReportOptions::publisher.
+enum class Destination { Stream, GitHub };
+
 struct FormatRow {
   const char* name;
   Factory make;
+  Destination destination;
 };
 
-// The one table of formats. Adding a format = one file + one row.
+// The one table of reporters. Adding one = one file + one row.
 constexpr FormatRow kFormats[] = {
-    {"text", &make_text_reporter},
-    {"json", &make_json_reporter},
-    {"sarif", &make_sarif_reporter},
-    {"github", &make_github_reporter},
-    {"summary", &make_summary_reporter},
-    {"markdown", &make_summary_reporter},  // the same review report, meant for a file next to the RFC
-    {"rdjson", &make_rdjson_reporter},
-    {"codeclimate", &make_codeclimate_reporter},
+    {"text", &make_text_reporter, Destination::Stream},
+    {"json", &make_json_reporter, Destination::Stream},
+    {"sarif", &make_sarif_reporter, Destination::Stream},
+    {"github", &make_github_reporter, Destination::Stream},  // workflow commands (annotations)
+    {"summary", &make_summary_reporter, Destination::Stream},
+    {"markdown", &make_summary_reporter, Destination::Stream},  // the same review report, meant for a file next to the RFC
+    {"rdjson", &make_rdjson_reporter, Destination::Stream},
+    {"codeclimate", &make_codeclimate_reporter, Destination::Stream},
+    {"check-run", &make_check_run_reporter, Destination::GitHub},
+    {"comment", &make_comment_reporter, Destination::GitHub},
 };
+
+std::vector<std::string> names_of(Destination d) {
+  std::vector<std::string> v;
+  for (const auto& row : kFormats)
+    if (row.destination == d) v.emplace_back(row.name);
+  return v;
+}
 
 }  // namespace
 
 const std::vector<std::string>& report_formats() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& row : kFormats) v.emplace_back(row.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = names_of(Destination::Stream);
+  return names;
+}
+
+const std::vector<std::string>& publish_formats() {
+  static const std::vector<std::string> names = names_of(Destination::GitHub);
   return names;
 }
 
@@ -84,9 +102,11 @@ void FanOut::each(F&& call) {
     } catch (const std::exception& e) {
       s.failed = true;
       errors_.push_back(s.name + ": " + e.what());
+      failures_.push_back({s.name, e.what()});
     } catch (...) {
       s.failed = true;
       errors_.push_back(s.name + ": unknown error");
+      failures_.push_back({s.name, "unknown error"});
     }
   }
 }

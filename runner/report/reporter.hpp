@@ -26,6 +26,7 @@
 
 #include "dsl/finding.hpp"
 #include "runner/change/change.hpp"
+#include "runner/report/publisher.hpp"
 
 namespace review::report {
 
@@ -80,11 +81,19 @@ struct ReportOptions {
   SourceLookup source;         ///< head text for code frames; may be empty
   std::string summary_title;   ///< card heading prefix ("ATOM" → "## ATOM PR #12 — title")
   std::size_t summary_max_bytes = 1024 * 1024;  ///< verdict card cap (GITHUB_STEP_SUMMARY: 1 MiB)
+  /// Where `check-run` and `comment` publish (publisher.hpp; runner/github/publisher.hpp makes
+  /// the GitHub one); null = those two cannot be made.
+  std::shared_ptr<Publisher> publisher;
+  /// Receives each warning line a reporter has for the user, without a prefix ("the token cannot
+  /// write check runs; …"); empty = warnings are dropped.
+  std::function<void(std::string_view)> warn;
 };
 
-/// Returns a new reporter for `format` ("text", "json", "sarif", "github", "summary", "markdown", "rdjson",
-/// "codeclimate") writing to `out`. Throws std::invalid_argument("unknown format 'x' (valid:
-/// text, json, sarif, github, summary, markdown, rdjson, codeclimate)") for any other name.
+/// Returns a new reporter for `format` writing to `out`: a stream format ("text", "json",
+/// "sarif", "github", "summary", "markdown", "rdjson", "codeclimate") or a GitHub output
+/// ("check-run", "comment"; they publish through `options.publisher` and throw
+/// std::invalid_argument when it is null). Throws std::invalid_argument("unknown format 'x'
+/// (valid: text, json, sarif, github, summary, markdown, rdjson, codeclimate)") for any other name.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out,
                                         const ReportOptions& options);
 
@@ -93,13 +102,25 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
 std::string render(std::string_view format, const RunInfo& run, const std::vector<review::dsl::Finding>& findings,
                    const ReportOptions& options);
 
-/// Returns the format names accepted by `make_reporter`, in documentation order.
+/// Returns the stream formats accepted by `make_reporter` (those --format FMT[=FILE] takes), in
+/// documentation order.
 const std::vector<std::string>& report_formats();
 
+/// Returns the GitHub outputs accepted by `make_reporter` ("check-run", "comment"): they need
+/// ReportOptions::publisher and write to their stream only to fall back.
+const std::vector<std::string>& publish_formats();
+
 /// Fans every call out to several reporters and isolates their failures: a reporter that throws
-/// is recorded in `errors()` ("sarif: <what>") and skipped from then on; the others go on.
+/// is recorded in `errors()` ("sarif: <what>") and `failures()` and skipped from then on; the
+/// others go on. `runner review` drives every output (files, standard output, check run, sticky
+/// comment) through one FanOut.
 class FanOut final : public Reporter {
  public:
+  /// One reporter that threw: the name it was added under and the exception's what().
+  struct Failure {
+    std::string reporter;
+    std::string message;
+  };
   /// Adds `reporter` under `name` (used in error messages). `reporter` must not be null.
   void add_reporter(std::string name, std::unique_ptr<Reporter> reporter);
   void begin(const RunInfo& run) override;
@@ -107,6 +128,8 @@ class FanOut final : public Reporter {
   void finish(const RunInfo& run) override;
   /// Returns one "name: message" line per reporter that failed, in the order they failed.
   const std::vector<std::string>& errors() const { return errors_; }
+  /// The same failures, name and message apart, in the order they failed.
+  const std::vector<Failure>& failures() const { return failures_; }
 
  private:
   struct Slot {
@@ -118,6 +141,7 @@ class FanOut final : public Reporter {
   void each(F&& call);
   std::vector<Slot> slots_;
   std::vector<std::string> errors_;
+  std::vector<Failure> failures_;
 };
 
 /// The verdict of RULES.md §4.1 (V-CARD).
