@@ -23,8 +23,8 @@
 #include "runner/cli/progress.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
-#include "runner/github/check_run.hpp"
-#include "runner/github/comment.hpp"
+#include "runner/cli/output.hpp"
+#include "runner/github/publisher.hpp"
 #include "runner/report/escape.hpp"
 #include "runner/report/filter.hpp"
 #include "runner/report/reporter.hpp"
@@ -400,7 +400,10 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     if (!write_file_atomically(opts.write_baseline, s.str(), e)) err << "runner: " << e << "\n";
   }
 
-  // 5. Outputs. Each file output renders into memory and is written atomically.
+  // 5. Outputs: every one a reporter of the one table (report::make_reporter), driven through one
+  //    report::FanOut, so one that fails stops none of the others. Files render into memory and
+  //    are written atomically (output.hpp); the check run and the sticky comment publish through
+  //    github::make_publisher. GitHub failures warn; they never change the exit code.
   std::vector<OutputSpec> outputs = opts.outputs;
   if (outputs.empty() && !opts.quiet) outputs.push_back({"text", ""});
   bool color = opts.color == "always" || (opts.color == "auto" && stdout_is_tty && env.get("NO_COLOR").empty());
@@ -414,94 +417,56 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     title += (title.empty() ? "" : " + ") + n;
   }
   ropts.summary_title = title;
-  bool output_failed = false;
+  ropts.warn = [&err](std::string_view line) { err << "warning: " << line << "\n"; };
+  report::FanOut fan;
   for (const auto& o : outputs) {
     bool to_stdout = o.path.empty() || o.path == "-";
-    ropts.color = to_stdout && color && o.format == "text";
-    std::string text;
-    try {
-      if (to_stdout && o.format == "text") {
-        // The change's notes went to stderr already (the terminal shows both streams).
-        report::RunInfo shown = run;
-        std::erase_if(shown.notes, [&](const std::string& n) {
-          return std::find(change->notes.begin(), change->notes.end(), n) != change->notes.end();
-        });
-        text = report::render(o.format, shown, findings, ropts);
-      } else {
-        text = report::render(o.format, run, findings, ropts);
-      }
-    } catch (const std::exception& e) {
-      err << "runner: the " << o.format << " output failed: " << e.what() << "\n";
-      output_failed = true;
-      continue;
-    }
-    if (to_stdout) {
-      // Workflow commands only where the `github` format means them (runner/cli/guard.hpp).
-      out << (o.format == "github" ? text : report::neutralise_workflow_commands(text));
-    } else {
-      std::string e;
-      if (!write_file_atomically(o.path, text, e)) {
-        err << "runner: " << e << "\n";
-        output_failed = true;
-      }
-    }
+    report::ReportOptions oo = ropts;
+    oo.color = to_stdout && color && o.format == "text";
+    // The change's notes went to stderr already (the terminal shows both streams).
+    fan.add_reporter(o.format, make_output(o, out, oo, to_stdout && o.format == "text" ? change->notes
+                                                                                       : std::vector<std::string>{}));
   }
-
-  // 6. GitHub: check run and sticky comment. Network failures warn; they never change the exit code.
   if (!opts.check_run.empty() || opts.comment) {
     std::string token = env.get(opts.token_env);
     std::string repo = change->pr.repository;
     if (token.empty() || repo.empty()) {
       err << "warning: GitHub output skipped: " << (token.empty() ? "$" + opts.token_env + " is empty" : "the repository (owner/name) is unknown") << "\n";
     } else {
-      github::ClientOptions co;
-      if (!env.get("GITHUB_API_URL").empty()) co.api_url = env.get("GITHUB_API_URL");
-      co.token = token;
-      co.run_budget = std::chrono::seconds(std::max(1, opts.api_deadline_s));
-      co.version = REVIEW_VERSION;
-      co.log = [&err](std::string_view line) { err << line << "\n"; };
-      github::Client client(co);
-      std::string card = report::render("summary", run, findings, ropts);
-      if (!opts.check_run.empty()) {
-        auto r = github::publish_check_run(client, repo, change->pr.head_sha, opts.check_run, findings, card, "",
-                                           opts.fail_on);
-        if (r.outcome == github::CheckRunOutcome::NoPermission) {
-          err << "warning: the token cannot write check runs; falling back to workflow annotations\n";
-          out << report::render("github", run, findings, ropts);
-        } else if (r.outcome == github::CheckRunOutcome::Failed && r.check_run_id == 0) {
-          // Never created (5xx or no answer after the retries, 422): the findings would not reach
-          // the pull request at all, so they go out as workflow annotations, as on a 403.
-          err << "warning: check run not published (" << r.message << "); falling back to workflow annotations\n";
-          out << report::render("github", run, findings, ropts);
-        } else if (r.outcome == github::CheckRunOutcome::Failed) {
-          err << "warning: check run not published: " << r.message << "\n";
-        }
-      }
-      if (opts.comment) {
-        if (change->pr.number == 0) {
-          err << "warning: no pull-request number known; the sticky comment was skipped\n";
-        } else {
-          std::string name = run.rulesets.empty() ? "review" : run.rulesets.front();
-          // The marker names the workflow and job: two jobs reviewing one pull request keep two
-          // comments; only the token's own comment is ever edited (runner/github/comment.hpp).
-          github::StickyOptions so;
-          if (!env.get("GITHUB_WORKFLOW").empty() || !env.get("GITHUB_JOB").empty())
-            so.scope = env.get("GITHUB_WORKFLOW") + "/" + env.get("GITHUB_JOB");
-          // Actions' GraphQL URL, when it is on the API's host (the token never goes elsewhere).
-          auto origin = [](const std::string& u) {
-            auto s = u.find("://");
-            return s == std::string::npos ? std::string() : u.substr(0, u.find('/', s + 3));
-          };
-          std::string gql = env.get("GITHUB_GRAPHQL_URL");
-          if (!gql.empty() && origin(gql) == origin(co.api_url)) so.graphql_url = gql;
-          auto r = github::upsert_sticky_comment(client, repo, change->pr.number, name, card, so);
-          if (r.outcome == github::CommentOutcome::NoPermission || r.outcome == github::CommentOutcome::Failed)
-            err << "warning: the verdict comment was not written: " << r.message << "\n";
-          else if (!r.warning.empty())
-            err << "warning: " << r.warning << "\n";
-        }
-      }
+      github::PublisherOptions pub;
+      if (!env.get("GITHUB_API_URL").empty()) pub.client.api_url = env.get("GITHUB_API_URL");
+      pub.client.token = token;
+      pub.client.run_budget = std::chrono::seconds(std::max(1, opts.api_deadline_s));
+      pub.client.version = REVIEW_VERSION;
+      pub.client.log = [&err](std::string_view line) { err << line << "\n"; };
+      pub.repo = repo;
+      pub.head_sha = change->pr.head_sha;
+      pub.check_run_name = opts.check_run;
+      pub.fail_on = opts.fail_on;
+      // The comment's marker names the workflow and job: two jobs reviewing one pull request keep
+      // two comments; only the token's own comment is ever edited (runner/github/comment.hpp).
+      if (!env.get("GITHUB_WORKFLOW").empty() || !env.get("GITHUB_JOB").empty())
+        pub.sticky.scope = env.get("GITHUB_WORKFLOW") + "/" + env.get("GITHUB_JOB");
+      // Actions' GraphQL URL, when it is on the API's host (the token never goes elsewhere).
+      auto origin = [](const std::string& u) {
+        auto s = u.find("://");
+        return s == std::string::npos ? std::string() : u.substr(0, u.find('/', s + 3));
+      };
+      std::string gql = env.get("GITHUB_GRAPHQL_URL");
+      if (!gql.empty() && origin(gql) == origin(pub.client.api_url)) pub.sticky.graphql_url = gql;
+      report::ReportOptions go = ropts;
+      go.publisher = github::make_publisher(std::move(pub));
+      if (!opts.check_run.empty()) fan.add_reporter("check-run", report::make_reporter("check-run", out, go));
+      if (opts.comment) fan.add_reporter("comment", report::make_reporter("comment", out, go));
     }
+  }
+  fan.begin(run);
+  for (const auto& f : findings) fan.add(f);
+  fan.finish(run);
+  bool output_failed = false;
+  for (const auto& f : fan.failures()) {
+    err << "runner: " << f.message << "\n";
+    output_failed = true;
   }
   // An output that could not be written is an input/output error (3): the caller must not
   // mistake a missing SARIF file for a clean review. The other outputs were still written.

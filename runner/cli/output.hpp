@@ -1,0 +1,30 @@
+// One output of `runner review` (--format FMT[=FILE]) as a reporter, so the CLI drives every
+// output, files and GitHub alike, through one report::FanOut.
+//
+// The format's reporter (report::make_reporter) renders into memory; at `finish` the bytes go to
+// the file, written atomically (write_file_atomically, review.hpp), or to standard output, where
+// workflow commands are neutralised unless the format is `github` (guard.hpp). A failure is
+// thrown as one sentence that the CLI prints after "runner: " and that makes the exit code 3.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runner/cli/review.hpp"
+#include "runner/report/reporter.hpp"
+
+namespace review::cli {
+
+/// Returns a reporter for `spec`: its file when `spec.path` is set and not "-", else `out`.
+/// `hidden_notes` are left out of RunInfo::notes for this output (the text on standard output
+/// does not repeat the change's notes already printed on stderr). Throws std::invalid_argument
+/// for an unknown format (make_reporter's message). Its `finish` throws std::runtime_error with
+/// "the FMT output failed: WHAT" when the format fails (nothing is written then) and with the
+/// write error ("cannot write PATH: …") when the file cannot be written.
+std::unique_ptr<report::Reporter> make_output(const OutputSpec& spec, std::ostream& out,
+                                              const report::ReportOptions& options,
+                                              std::vector<std::string> hidden_notes = {});
+
+}  // namespace review::cli

@@ -1,0 +1,92 @@
+// Every output of a review is a reporter driven through one fan-out: a file that cannot be
+// written stops neither the other files nor the check run and the sticky comment (the mock
+// GitHub server of tests/github records them), and the run reports the failure (exit 3).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "catch.hpp"
+#include "cli/cli_util.hpp"
+#include "github/mock_server.hpp"
+#include "runner/change/process.hpp"
+
+namespace fs = std::filesystem;
+using review::cli::test::slurp;
+
+namespace {
+
+const std::string kFixtures = std::string(REVIEW_SOURCE_DIR) + "/tests/fixtures/cli";
+
+review::change::ProcessResult review_with_github(const std::string& api_url, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"env", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH", "-u", "GITHUB_WORKFLOW",
+                                   "-u", "GITHUB_JOB", "-u", "GITHUB_GRAPHQL_URL", "NO_COLOR=1",
+                                   "GITHUB_API_URL=" + api_url, "GITHUB_REPOSITORY=o/r", "GITHUB_TOKEN=t0ken",
+                                   REVIEW_RUNNER_PATH, "-r", "mini.rules", "--base-dir", "base", "--head-dir", "head",
+                                   "--fail-on", "never"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  review::change::ProcessOptions o;
+  o.cwd = kFixtures;
+  return review::change::run_process(argv, o);
+}
+
+int count_requests(const review::test::MockGithub& mock, const std::string& method, const std::string& path) {
+  int n = 0;
+  for (const auto& r : mock.requests())
+    if (r.value("method", "") == method && r.value("path", "") == path) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a file output that fails stops neither the other files nor the check run and the comment") {
+  review::test::TempDir tmp;
+  review::test::MockGithub mock;
+  fs::path pr = tmp.path() / "pr.json";
+  std::ofstream(pr) << R"({"number": 7, "headRefOid": "0123456789abcdef0123456789abcdef01234567"})";
+  fs::path json = tmp.path() / "out.json";
+  auto r = review_with_github(mock.url(), {"--pr", pr.string(), "--format", "sarif=/nonexistent/dir/x.sarif",
+                                           "--format", "json=" + json.string(), "--check-run", "review", "--comment"});
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("runner: cannot write /nonexistent/dir/x.sarif: the folder /nonexistent/dir does not exist\n") !=
+        std::string::npos);
+  auto j = nlohmann::json::parse(slurp(json), nullptr, false);
+  REQUIRE(!j.is_discarded());
+  CHECK(j["verdict"] == "block");
+  CHECK(count_requests(mock, "POST", "/repos/o/r/check-runs") == 1);
+  CHECK(count_requests(mock, "POST", "/repos/o/r/issues/7/comments") == 1);
+  CHECK(r.err.find("warning:") == std::string::npos);
+}
+
+TEST_CASE("a check run GitHub refuses becomes workflow commands on stdout, said once; the comment is still written") {
+  nlohmann::json scenario = {{"routes", {{{"method", "POST"}, {"path", "/repos/o/r/check-runs"},
+                                          {"responses", {{{"status", 403}, {"body", {{"message", "Resource not accessible by integration"}}}}}}}}}};
+  review::test::MockGithub mock(scenario);
+  review::test::TempDir tmp;
+  fs::path pr = tmp.path() / "pr.json";
+  std::ofstream(pr) << R"({"number": 9})";
+  auto r = review_with_github(mock.url(), {"--pr", pr.string(), "--format", "json=" + (tmp.path() / "o.json").string(),
+                                           "--check-run", "review", "--comment"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("::error ") != std::string::npos);  // workflow commands, not neutralised
+  CHECK(r.err.find("warning: the token cannot write check runs; falling back to workflow annotations\n") != std::string::npos);
+  CHECK(count_requests(mock, "POST", "/repos/o/r/issues/9/comments") == 1);
+}
+
+TEST_CASE("no token: the GitHub outputs are skipped with one warning, the files are written") {
+  review::test::TempDir tmp;
+  fs::path json = tmp.path() / "out.json";
+  std::vector<std::string> argv = {"env", "-u", "GITHUB_TOKEN", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH",
+                                   "NO_COLOR=1", REVIEW_RUNNER_PATH, "-r", "mini.rules", "--base-dir", "base",
+                                   "--head-dir", "head", "--fail-on", "never", "--format", "json=" + json.string(),
+                                   "--check-run", "review", "--comment"};
+  review::change::ProcessOptions o;
+  o.cwd = kFixtures;
+  auto r = review::change::run_process(argv, o);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("warning: GitHub output skipped: $GITHUB_TOKEN is empty\n") != std::string::npos);
+  CHECK(!slurp(json).empty());
+}
