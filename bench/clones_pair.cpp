@@ -1,6 +1,7 @@
 // Prints what `clones` (runner/analysis/clones.hpp) computes for two line ranges of two files:
 // the matched sub-ranges and their similarity, with no threshold. For reading why a pair was or
 // was not reported (bench/clones-vs-jscpd.md).
+// Python files (.py) use the Python tokens (imports and docstrings left out), others the generic ones.
 //   clones_pair FILE_A FIRST LAST FILE_B FIRST LAST [MIN_LINES]
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "runner/analysis/clones.hpp"
+#include "runner/lang/python/tokens.hpp"
 
 namespace {
 review::analysis::CodeBlock block(const char* path, int first, int last) {
@@ -17,7 +19,10 @@ review::analysis::CodeBlock block(const char* path, int first, int last) {
   std::string line, text;
   for (int n = 1; std::getline(in, line); ++n)
     if (n >= first && n <= last) text += line + "\n";
-  return {path, first, last, text};
+  std::string p(path);
+  bool python = p.size() > 3 && p.compare(p.size() - 3, 3, ".py") == 0;
+  auto tokens = python ? review::lang::python::clone_tokens(text) : review::analysis::generic_clone_tokens(text);
+  return {path, first, last, text, tokens};
 }
 }  // namespace
 

@@ -4,8 +4,11 @@
 # TREE`), so `clones(changed)` sees each whole file as one added block.
 #   bench/clones_vs_jscpd.sh REPO REV [OUTDIR]
 # Needs: a build (BUILD_DIR, default ./build; RUNNER overrides the binary), node + npm. jscpd is installed at a pinned version
-# into $JSCPD_CACHE (outside the repository). Same minimum size on both sides: 5 lines; jscpd
-# with --ignore-identifiers (Type-2 clones: names abstracted, as `clones` does).
+# into $JSCPD_CACHE (outside the repository). Same minimum size on both sides: jscpd's defaults,
+# 5 lines and 50 tokens (`let clone_min_lines`/`clone_min_tokens` for ours, --min-lines/--min-tokens
+# for jscpd); jscpd with --ignore-identifiers (Type-2 clones: names abstracted, as `clones` does).
+# Dot-folders are removed from the tree (jscpd skips them). JSCPD_REUSE=1 keeps an earlier jscpd
+# report in OUTDIR (same tree) instead of running jscpd again.
 # Prints, per tool: clone pairs across files, file pairs, wall and CPU time; and recall of each
 # against the other at file-pair level and at range level (same file pair, overlapping lines).
 set -euo pipefail
@@ -24,9 +27,12 @@ tree="$out/tree" empty="$out/empty"
 rm -rf "$tree" "$empty" && mkdir -p "$tree" "$empty"
 git -C "$repo" archive "$rev" | tar -x -C "$tree"
 find "$tree" -type f ! -name '*.py' -delete
+find "$tree" -mindepth 1 -type d -name '.*' -prune -exec rm -rf {} +
 
 # Ours: a throwaway rule that reports every clone pair (the D5 rule adds tiers on top).
 cat > "$out/clones.rules" <<'RULES'
+let clone_min_lines = 5
+let clone_min_tokens = 50
 rule CL "clone pair" {
   severity note
   for c in clones(changed) where c.lines >= 5
@@ -41,8 +47,9 @@ RULES
 /usr/bin/time -f "%e %U %S %M" -o "$out/ours.time" "$runner" -r "$out/clones.rules" --base-dir "$empty" \
   --head-dir "$tree" --filter all --fail-on never --rule-budget-ms 3600000 --format json="$out/ours.json" \
   2>"$out/ours.err" >/dev/null || true
+[ "${JSCPD_REUSE:-0}" = 1 ] && [ -f "$out/jscpd/jscpd-report.json" ] ||
 ( cd "$tree" && /usr/bin/time -f "%e %U %S %M" -o "$out/jscpd.time" "$cache/node_modules/.bin/jscpd" --min-lines 5 \
-    --ignore-identifiers --format python --reporters json --output "$out/jscpd" . >/dev/null 2>&1 ) || true
+    --min-tokens 50 --ignore-identifiers --format python --reporters json --output "$out/jscpd" . >/dev/null 2>&1 ) || true
 
 python3 - "$out" <<'PY'
 import json, sys
@@ -51,6 +58,8 @@ ours = []
 for f in json.load(open(out + "/ours.json"))["findings"]:
     a, al, ae, b, bl, be, sim = f["problem"].split("|")
     ours.append(((a, int(al), int(ae)), (b, int(bl), int(be))))
+import statistics
+def span(c): return c[0][2] - c[0][1] + 1
 jd = json.load(open(out + "/jscpd/jscpd-report.json"))
 theirs = []
 for c in jd["duplicates"]:
@@ -74,6 +83,8 @@ def t(name):
     return "%.1f s wall, %.1f s CPU, %d MB" % (float(e), float(u) + float(s), int(m) // 1024)
 print("ours:  %d cross-file pairs over %d file pairs; %s" % (len(ours), len(po), t("ours")))
 print("jscpd: %d cross-file clones over %d file pairs; %s" % (len(theirs), len(pt), t("jscpd")))
+print("median lines: ours %s, jscpd %s" % (statistics.median(list(map(span, ours))) if ours else 0,
+                                           statistics.median(list(map(span, theirs))) if theirs else 0))
 print("file pairs: both %d, only ours %d, only jscpd %d" % (len(po & pt), len(po - pt), len(pt - po)))
 print("ranges: ours recall of jscpd %d/%d; jscpd recall of ours %d/%d" % (recall(ours, theirs) + recall(theirs, ours)))
 with open(out + "/only_jscpd.txt", "w") as fh:

@@ -2,18 +2,24 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace review::analysis {
 namespace {
 
-constexpr size_t kSeed = 8;         // tokens per hashed window
-constexpr size_t kMaxPostings = 64; // windows more frequent than this are boilerplate
-constexpr size_t kGram = 5;         // n-gram size for the similarity
+using Kind = CloneToken::Kind;
+
+constexpr size_t kSeed = 8;          // tokens per hashed window
+constexpr size_t kMaxPostings = 64;  // windows more frequent than this are boilerplate
+constexpr size_t kGram = 5;          // n-gram size for the similarity
+constexpr uint32_t kMaxGap = 32;     // tokens between two shared windows of one chain, per side
+constexpr size_t kMaxScores = 2048;  // similarity evaluations per block pair (worst-case bound)
 
 const std::unordered_set<std::string_view>& keywords() {
   static const std::unordered_set<std::string_view> k = {
@@ -30,14 +36,250 @@ const std::unordered_set<std::string_view>& keywords() {
   return k;
 }
 
-struct Tok {
-  std::string text;  // literal/operator/keyword text, or the identifier itself
-  bool ident = false;
-  int line = 0;      // 0-based line within the block
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+// A block's tokens without filler, with what the search needs per token.
+struct Seq {
+  std::vector<const CloneToken*> tok;
+  std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)
+  std::vector<uint8_t> table;   // 1: on a constant-table line, 2: on a bracket-only line, 0: code
 };
 
-std::vector<Tok> tokenize(std::string_view s) {
-  std::vector<Tok> out;
+// Per line: is it a constant-table line (a literal; only names, literals and , : = . - ( ) [ ] { };
+// no call, no keyword), a bracket-only line, or code.
+void classify_lines(const std::vector<CloneToken>& toks, Seq& s) {
+  static const std::string_view kTablePunct = ",:=.-()[]{}";
+  static const std::string_view kBrackets = ",()[]{}";
+  s.table.assign(s.tok.size(), 0);
+  for (size_t i = 0; i < s.tok.size();) {
+    size_t j = i;
+    while (j < s.tok.size() && s.tok[j]->line == s.tok[i]->line) ++j;
+    bool literal = false, table = true, brackets = true;
+    for (size_t k = i; k < j; ++k) {
+      const CloneToken& t = *s.tok[k];
+      bool one_char = t.text.size() == 1;
+      if (t.kind == Kind::Literal) literal = true;
+      if (t.kind != Kind::Punct || !one_char || kBrackets.find(t.text[0]) == std::string_view::npos) brackets = false;
+      if (t.kind == Kind::Keyword) table = false;
+      if (t.kind == Kind::Punct && (!one_char || kTablePunct.find(t.text[0]) == std::string_view::npos)) table = false;
+      if (t.kind == Kind::Punct && t.text == "(" && k > i &&
+          (s.tok[k - 1]->kind == Kind::Identifier || s.tok[k - 1]->text == ")" || s.tok[k - 1]->text == "]"))
+        table = false;  // a call
+    }
+    uint8_t v = brackets ? 2 : (table && literal) ? 1 : 0;
+    for (size_t k = i; k < j; ++k) s.table[k] = v;
+    i = j;
+  }
+  (void)toks;
+}
+
+Seq make_seq(const std::vector<CloneToken>& toks) {
+  Seq s;
+  std::hash<std::string> hs;
+  for (const auto& t : toks)
+    if (!t.filler) s.tok.push_back(&t);
+  s.blank.resize(s.tok.size());
+  for (size_t i = 0; i < s.tok.size(); ++i)
+    s.blank[i] = s.tok[i]->kind == Kind::Identifier ? 0x5bd1e995ULL : hs(s.tok[i]->text);
+  classify_lines(toks, s);
+  return s;
+}
+
+// Token 5-gram hashes of t[from,to), sorted; identifiers as the distance to their previous
+// occurrence in the range (0 for the first).
+std::vector<uint64_t> grams(const Seq& t, size_t from, size_t to) {
+  std::unordered_map<std::string_view, size_t> last;
+  std::vector<uint64_t> norm;
+  norm.reserve(to - from);
+  for (size_t i = from; i < to; ++i) {
+    const CloneToken& k = *t.tok[i];
+    if (k.kind == Kind::Identifier) {
+      auto [it, fresh] = last.try_emplace(k.text, i);
+      uint64_t d = fresh ? 0 : i - it->second;
+      it->second = i;
+      norm.push_back(0x9ddfea08eb382d69ULL * (d + 1));
+    } else {
+      norm.push_back(t.blank[i]);
+    }
+  }
+  std::vector<uint64_t> g;
+  if (norm.size() >= kGram) g.reserve(norm.size() - kGram + 1);
+  for (size_t i = 0; i + kGram <= norm.size(); ++i) {
+    uint64_t h = 0;
+    for (size_t j = 0; j < kGram; ++j) h = mix(h, norm[i + j]);
+    g.push_back(h);
+  }
+  std::sort(g.begin(), g.end());
+  return g;
+}
+
+double dice(const Seq& a, size_t a0, size_t a1, const Seq& b, size_t b0, size_t b1) {
+  auto ga = grams(a, a0, a1), gb = grams(b, b0, b1);
+  size_t total = ga.size() + gb.size(), common = 0;
+  for (size_t i = 0, j = 0; i < ga.size() && j < gb.size();) {
+    if (ga[i] < gb[j]) ++i;
+    else if (gb[j] < ga[i]) ++j;
+    else ++common, ++i, ++j;
+  }
+  return total == 0 ? 0.0 : 2.0 * static_cast<double>(common) / static_cast<double>(total);
+}
+
+std::string lines_of(const std::string& text, int from, int to) {  // 0-based inclusive
+  std::string out;
+  int line = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == '\n') {
+      if (line >= from && line <= to) {
+        if (!out.empty() || line > from) out += '\n';
+        out.append(text, start, i - start);
+      }
+      ++line;
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+// A run of consecutive shared windows: tokens [a0,a1) of one block match [b0,b1) of the other.
+struct Run {
+  uint32_t a0, a1, b0, b1;
+};
+
+// One candidate: runs [lo,hi] of a chain, as token ranges of both sides.
+struct Span {
+  size_t a0, a1, b0, b1;
+};
+
+class PairSearch {
+ public:
+  PairSearch(const Seq& a, const Seq& b, const CloneOptions& o) : a_(a), b_(b), o_(o) {}
+
+  // Searches runs [lo,hi] (inclusive) of one chain; appends every passing span.
+  void search(const std::vector<Run>& runs, size_t lo, size_t hi, std::vector<std::pair<Span, double>>& out) {
+    if (lo > hi || hi >= runs.size()) return;
+    size_t l = lo, h = hi;
+    bool found = false;
+    while (big_enough(span(runs, l, h))) {  // shrinking only makes it smaller
+      double s = score(span(runs, l, h));
+      if (s >= o_.min_similarity && substantive(span(runs, l, h))) {
+        out.emplace_back(span(runs, l, h), s);
+        found = true;
+        break;
+      }
+      if (l == h || budget_ == 0) break;
+      double left = score(span(runs, l + 1, h)), right = score(span(runs, l, h - 1));
+      if (left >= right) ++l;
+      else --h;
+    }
+    if (!found) return;
+    // what was dropped on either side may hold clones of its own
+    if (l > lo) search(runs, lo, l - 1, out);
+    if (h < hi) search(runs, h + 1, hi, out);
+  }
+
+ private:
+  Span span(const std::vector<Run>& r, size_t lo, size_t hi) const {
+    return {r[lo].a0, r[hi].a1, r[lo].b0, r[hi].b1};
+  }
+  int lines(const Seq& s, size_t from, size_t to) const { return s.tok[to - 1]->line - s.tok[from]->line + 1; }
+  bool big_enough(const Span& x) const {
+    return lines(a_, x.a0, x.a1) >= o_.min_lines && lines(b_, x.b0, x.b1) >= o_.min_lines &&
+           static_cast<int>(x.a1 - x.a0) >= o_.min_tokens && static_cast<int>(x.b1 - x.b0) >= o_.min_tokens;
+  }
+  static bool mostly_code(const Seq& s, size_t from, size_t to) {
+    size_t table = 0, code = 0;
+    for (size_t i = from; i < to; ++i) {
+      if (s.table[i] == 1) ++table;
+      else if (s.table[i] == 0) ++code;
+    }
+    return code > 0 && table <= code;
+  }
+  bool substantive(const Span& x) const { return mostly_code(a_, x.a0, x.a1) && mostly_code(b_, x.b0, x.b1); }
+  double score(const Span& x) {
+    if (budget_ == 0) return 0.0;
+    --budget_;
+    // Dice can reach at most 2·min/(|A|+|B|) over ranges of these token lengths.
+    double na = static_cast<double>(x.a1 - x.a0), nb = static_cast<double>(x.b1 - x.b0);
+    if (2.0 * std::min(na, nb) / (na + nb) < o_.min_similarity) return 2.0 * std::min(na, nb) / (na + nb) - 1.0;
+    return dice(a_, x.a0, x.a1, b_, x.b0, x.b1);
+  }
+
+  const Seq& a_;
+  const Seq& b_;
+  const CloneOptions& o_;
+  size_t budget_ = kMaxScores;
+};
+
+// Groups shared windows (sorted by position in a, then b) into chains increasing in both
+// positions with gaps of at most kMaxGap; each chain as its runs of consecutive windows.
+std::vector<std::vector<Run>> chains_of(const std::vector<std::pair<uint32_t, uint32_t>>& m) {
+  struct Open {
+    std::vector<Run> runs;
+    uint32_t la, lb;  // last window
+  };
+  std::vector<Open> open;
+  std::vector<std::vector<Run>> done;
+  for (auto [pa, pb] : m) {
+    // close chains that cannot be extended any more
+    for (size_t i = 0; i < open.size();) {
+      if (open[i].la + kMaxGap < pa) {
+        done.push_back(std::move(open[i].runs));
+        open[i] = std::move(open.back());
+        open.pop_back();
+      } else {
+        ++i;
+      }
+    }
+    Open* best = nullptr;
+    int64_t best_cost = 0;
+    for (auto& c : open) {
+      if (!(c.la < pa && c.lb < pb && pb - c.lb <= kMaxGap)) continue;
+      int64_t diag = std::llabs((static_cast<int64_t>(pb) - pa) - (static_cast<int64_t>(c.lb) - c.la));
+      int64_t cost = diag * 4 + (pa - c.la);
+      if (!best || cost < best_cost) best = &c, best_cost = cost;
+    }
+    if (!best) {
+      open.push_back({{{pa, pa + static_cast<uint32_t>(kSeed), pb, pb + static_cast<uint32_t>(kSeed)}}, pa, pb});
+      continue;
+    }
+    Run& r = best->runs.back();
+    if (pa == best->la + 1 && pb == best->lb + 1) {
+      r.a1 = pa + static_cast<uint32_t>(kSeed);
+      r.b1 = pb + static_cast<uint32_t>(kSeed);
+    } else {
+      best->runs.push_back({pa, pa + static_cast<uint32_t>(kSeed), pb, pb + static_cast<uint32_t>(kSeed)});
+    }
+    best->la = pa;
+    best->lb = pb;
+  }
+  for (auto& c : open) done.push_back(std::move(c.runs));
+  return done;
+}
+
+// Splits every run where its tokens in `a` change line, so that a chain can be trimmed a line
+// at a time (a run of shared windows can hold a renaming that is consistent only in part).
+std::vector<Run> by_line(const std::vector<Run>& runs, const Seq& a) {
+  std::vector<Run> out;
+  for (const Run& r : runs) {
+    uint32_t from = r.a0;
+    for (uint32_t i = r.a0 + 1; i < r.a1; ++i)
+      if (a.tok[i]->line != a.tok[i - 1]->line) {
+        out.push_back({from, i, r.b0 + (from - r.a0), r.b0 + (i - r.a0)});
+        from = i;
+      }
+    out.push_back({from, r.a1, r.b0 + (from - r.a0), r.b1});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<CloneToken> generic_clone_tokens(std::string_view s) {
+  std::vector<CloneToken> out;
   int line = 0;
   size_t i = 0, n = s.size();
   while (i < n) {
@@ -73,109 +315,57 @@ std::vector<Tok> tokenize(std::string_view s) {
         i = j;
         continue;
       }
-      out.push_back({std::string(w), !keywords().count(w), line});
+      out.push_back({std::string(w), keywords().count(w) ? Kind::Keyword : Kind::Identifier, line, false});
       i = j;
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
       size_t j = i;
       while (j < n && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == '_')) ++j;
-      out.push_back({std::string(s.substr(i, j - i)), false, line});
+      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, line, false});
       i = j;
       continue;
     }
     if (c == '"' || c == '\'') {
       size_t j = i + 1;
       int start_line = line;
-      while (j < n && s[j] != c) {
-        if (s[j] == '\\') ++j;
-        else if (s[j] == '\n') ++line;
+      while (j < n && s[j] != c && s[j] != '\n') {
+        if (s[j] == '\\' && j + 1 < n && s[j + 1] != '\n') ++j;
         ++j;
       }
       j = std::min(n, j + 1);
-      out.push_back({std::string(s.substr(i, j - i)), false, start_line});
+      if (j > 0 && s[j - 1] == '\n') --j;  // unterminated: the string ends with its line
+      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, start_line, false});
       i = j;
       continue;
     }
-    out.push_back({std::string(1, c), false, line});
+    out.push_back({std::string(1, c), Kind::Punct, line, false});
     ++i;
   }
   return out;
 }
 
-uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h;
+std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, int min_lines, double min_similarity) {
+  CloneOptions o;
+  o.min_lines = min_lines;
+  o.min_tokens = 0;
+  o.min_similarity = min_similarity;
+  return find_clones(std::move(blocks), o);
 }
 
-// Dice coefficient over the multisets of token kGram-grams of a[a0,a1) and b[b0,b1), each
-// range alpha-renamed on its own. Grams are hashed to 64 bits and compared as sorted vectors.
-double dice(const std::vector<Tok>& a, size_t a0, size_t a1, const std::vector<Tok>& b, size_t b0, size_t b1) {
-  auto grams = [](const std::vector<Tok>& t, size_t from, size_t to) {
-    std::unordered_map<std::string_view, uint64_t> names;
-    std::hash<std::string_view> hs;
-    std::vector<uint64_t> norm;
-    norm.reserve(to - from);
-    for (size_t i = from; i < to; ++i) {
-      if (t[i].ident) {
-        auto [it, fresh] = names.try_emplace(t[i].text, names.size());
-        norm.push_back(0x9ddfea08eb382d69ULL * (it->second + 1));
-      } else {
-        norm.push_back(hs(t[i].text));
-      }
-    }
-    std::vector<uint64_t> g;
-    if (norm.size() >= kGram) g.reserve(norm.size() - kGram + 1);
-    for (size_t i = 0; i + kGram <= norm.size(); ++i) {
-      uint64_t h = 0;
-      for (size_t j = 0; j < kGram; ++j) h = mix(h, norm[i + j]);
-      g.push_back(h);
-    }
-    std::sort(g.begin(), g.end());
-    return g;
-  };
-  auto ga = grams(a, a0, a1), gb = grams(b, b0, b1);
-  size_t total = ga.size() + gb.size(), common = 0;
-  for (size_t i = 0, j = 0; i < ga.size() && j < gb.size();) {
-    if (ga[i] < gb[j]) ++i;
-    else if (gb[j] < ga[i]) ++j;
-    else ++common, ++i, ++j;
-  }
-  return total == 0 ? 0.0 : 2.0 * static_cast<double>(common) / static_cast<double>(total);
-}
-
-std::string lines_of(const std::string& text, int from, int to) {  // 0-based inclusive
-  std::string out;
-  int line = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == '\n') {
-      if (line >= from && line <= to) {
-        if (!out.empty() || line > from) out += '\n';
-        out.append(text, start, i - start);
-      }
-      ++line;
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min_lines, double min_similarity) {
+std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts) {
   std::vector<ClonePair> out;
-  std::vector<std::vector<Tok>> toks;
-  toks.reserve(blocks.size());
-  for (auto& b : blocks) toks.push_back(tokenize(b.text));
+  std::vector<Seq> seqs;
+  seqs.reserve(blocks.size());
+  for (auto& b : blocks) {
+    if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
+    seqs.push_back(make_seq(b.tokens));
+  }
 
   std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> postings;
-  std::hash<std::string> hs;
-  for (uint32_t bi = 0; bi < toks.size(); ++bi) {
-    auto& t = toks[bi];
-    std::vector<uint64_t> th(t.size());
-    for (size_t i = 0; i < t.size(); ++i) th[i] = t[i].ident ? 0x5bd1e995ULL : hs(t[i].text);
-    for (size_t i = 0; i + kSeed <= t.size(); ++i) {
+  for (uint32_t bi = 0; bi < seqs.size(); ++bi) {
+    const auto& th = seqs[bi].blank;
+    for (size_t i = 0; i + kSeed <= th.size(); ++i) {
       uint64_t h = 0;
       for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
       auto& p = postings[h];
@@ -207,45 +397,43 @@ std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min
       }
   }
   for (auto& entry : matches) {
-    const uint64_t pair_key = entry.first;
-    auto& m = entry.second;  // a plain reference: a lambda below captures it (C++17 forbids capturing a structured binding)
-    const std::pair<uint32_t, uint32_t> key{static_cast<uint32_t>(pair_key >> 32),
-                                            static_cast<uint32_t>(pair_key & 0xffffffffu)};
+    const uint32_t ka = static_cast<uint32_t>(entry.first >> 32), kb = static_cast<uint32_t>(entry.first & 0xffffffffu);
+    auto& m = entry.second;
     std::sort(m.begin(), m.end());
-    // longest chain increasing in both positions (patience LIS on the second)
-    std::vector<size_t> tails, prev(m.size(), SIZE_MAX);
-    for (size_t i = 0; i < m.size(); ++i) {
-      auto it = std::lower_bound(tails.begin(), tails.end(), m[i].second,
-                                 [&](size_t idx, uint32_t v) { return m[idx].second < v; });
-      size_t pos = static_cast<size_t>(it - tails.begin());
-      if (pos > 0) prev[i] = tails[pos - 1];
-      if (it == tails.end()) tails.push_back(i);
-      else *it = i;
-      // equal first positions must not chain: lower_bound on strictly smaller second suffices
+    const Seq& sa = seqs[ka];
+    const Seq& sb = seqs[kb];
+    PairSearch search(sa, sb, opts);
+    std::vector<std::pair<Span, double>> found;
+    for (const auto& chain : chains_of(m)) {
+      if (chain.empty()) continue;
+      auto runs = by_line(chain, sa);
+      search.search(runs, 0, runs.size() - 1, found);
     }
-    if (tails.empty()) continue;
-    size_t last = tails.back(), first = last;
-    while (prev[first] != SIZE_MAX) first = prev[first];
-    auto& ta = toks[key.first];
-    auto& tb = toks[key.second];
-    size_t a0 = m[first].first, a1 = m[last].first + kSeed, b0 = m[first].second, b1 = m[last].second + kSeed;
-    int la0 = ta[a0].line, la1 = ta[a1 - 1].line, lb0 = tb[b0].line, lb1 = tb[b1 - 1].line;
-    if (la1 - la0 + 1 < min_lines || lb1 - lb0 + 1 < min_lines) continue;
-    // Dice can reach at most 2·min/(|A|+|B|) over ranges of these token lengths.
-    double na = static_cast<double>(a1 - a0), nb = static_cast<double>(b1 - b0);
-    if (2.0 * std::min(na, nb) / (na + nb) < min_similarity) continue;
-    double sim = dice(ta, a0, a1, tb, b0, b1);
-    if (sim < min_similarity) continue;
-    const CodeBlock& A = blocks[key.first];
-    const CodeBlock& B = blocks[key.second];
-    ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1)},
-                 {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1)},
-                 sim};
-    out.push_back(std::move(cp));
+    // keep the maximal ones: drop a span whose both sides lie inside another's
+    std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+      return (x.first.a1 - x.first.a0) + (x.first.b1 - x.first.b0) > (y.first.a1 - y.first.a0) + (y.first.b1 - y.first.b0);
+    });
+    std::vector<std::pair<Span, double>> kept;
+    for (const auto& f : found) {
+      bool inside = false;
+      for (const auto& k : kept)
+        if (k.first.a0 <= f.first.a0 && f.first.a1 <= k.first.a1 && k.first.b0 <= f.first.b0 && f.first.b1 <= k.first.b1)
+          inside = true;
+      if (!inside) kept.push_back(f);
+    }
+    const CodeBlock& A = blocks[ka];
+    const CodeBlock& B = blocks[kb];
+    for (const auto& [x, sim] : kept) {
+      int la0 = sa.tok[x.a0]->line, la1 = sa.tok[x.a1 - 1]->line, lb0 = sb.tok[x.b0]->line, lb1 = sb.tok[x.b1 - 1]->line;
+      ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}},
+                   {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}},
+                   sim, static_cast<int>(std::min(x.a1 - x.a0, x.b1 - x.b0))};
+      out.push_back(std::move(cp));
+    }
   }
   std::sort(out.begin(), out.end(), [](const ClonePair& x, const ClonePair& y) {
-    return std::tie(x.a.file, x.a.start_line, x.b.file, x.b.start_line) <
-           std::tie(y.a.file, y.a.start_line, y.b.file, y.b.start_line);
+    return std::tie(x.a.file, x.a.start_line, x.a.end_line, x.b.file, x.b.start_line, x.b.end_line) <
+           std::tie(y.a.file, y.a.start_line, y.a.end_line, y.b.file, y.b.start_line, y.b.end_line);
   });
   return out;
 }

@@ -1,44 +1,92 @@
-// Near-duplicate code blocks across files, after identifier renaming.
+// Near-duplicate code blocks across files, after identifier renaming (Type-2 clones). The
+// algorithm is language-neutral: it reads tokens. A language may supply its own tokens (Python:
+// runner/lang/python/tokens.hpp, which marks import statements and docstrings as filler);
+// otherwise `generic_clone_tokens` splits C-like or Python-like text.
+//
+//   std::vector<CodeBlock> blocks = {{"a.py", 10, 15, text_a}, {"b.py", 40, 45, text_b}};
+//   for (const auto& p : find_clones(blocks, CloneOptions{})) ...   // p.a / p.b: matched spans
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace review::analysis {
 
+/// One token of a block, as the clone search sees it.
+struct CloneToken {
+  enum class Kind : uint8_t {
+    Identifier,  ///< a name: abstracted (renamed) when comparing
+    Keyword,     ///< a keyword of the language (`if`, `return`, `self`): compared by text
+    Literal,     ///< number, string, and `None`/`True`/`False`-like constants: compared by text
+    Punct,       ///< operator or bracket: compared by text
+  };
+  std::string text;
+  Kind kind = Kind::Punct;
+  int line = 0;         ///< 0-based line within the block's text
+  bool filler = false;  ///< part of an import statement or a docstring: never part of a clone
+};
+
+/// Tokens of `text` for a language with no tokenizer of its own: identifiers and keywords (Python
+/// and C/C++ keywords keep their text, every other name is an Identifier), numbers, quoted
+/// strings (one line), one-character operators; `#` and `//` line comments and `/* */` comments
+/// dropped. Nothing is filler. Never throws.
+std::vector<CloneToken> generic_clone_tokens(std::string_view text);
+
 /// A block of source lines: \a text holds lines start_line..end_line (1-based, inclusive) of
-/// \a file, joined with '\n'.
+/// \a file, joined with '\n'. \a tokens are its tokens; when empty, find_clones fills them with
+/// generic_clone_tokens(text).
 struct CodeBlock {
   std::string file;
   int start_line = 0, end_line = 0;
   std::string text;
+  std::vector<CloneToken> tokens;
 };
 
 /// Two matching regions; each side is the matched sub-range of an input block (its own
 /// file, line range and text).
 struct ClonePair {
-  CodeBlock a, b;     ///< a.file < b.file (byte order); then by a.start_line
-  double similarity;  ///< see find_clones
+  CodeBlock a, b;       ///< a.file < b.file (byte order); then by a.start_line. `tokens` are left empty.
+  double similarity;    ///< see find_clones
+  int tokens = 0;       ///< non-filler tokens of the shorter side
 };
 
-/// Pairs of blocks from two DIFFERENT files whose token sequences match after renaming
-/// identifiers.
+/// The minimum size and similarity of a reported clone. The defaults are jscpd's (5 lines,
+/// 50 tokens: `--min-lines`, `--min-tokens` of jscpd 5) and 0.8 similarity.
+struct CloneOptions {
+  int min_lines = 5;            ///< both sides span at least this many lines (first to last token)
+  int min_tokens = 50;          ///< both sides hold at least this many non-filler tokens
+  double min_similarity = 0.8;  ///< Dice similarity, see find_clones
+};
+
+/// Every maximal clone between blocks of two DIFFERENT files whose token sequences match after
+/// renaming identifiers.
 ///
-/// Tokens: identifiers/keywords, numbers, string literals, operators (one character each);
-/// `#`/`//` line comments and `/* */` comments are dropped. Python and C/C++ keywords keep their
-/// text; every other identifier is renamed.
-/// Method: windows of 8 tokens with every identifier blanked are hashed; windows occurring in
-/// more than 64 places are boilerplate and ignored (this keeps the work near-linear in the
-/// total size). For each pair of blocks sharing windows, the longest chain of shared windows
-/// increasing in both blocks gives the matched range of each side. Similarity is the Dice
-/// coefficient 2|A∩B| / (|A|+|B|) over the multisets of token 5-grams of the two ranges,
-/// after consistent alpha-renaming within each range (the k-th distinct identifier becomes
-/// `$k`), so one name consistently replaced by another scores 1.0, while a block that
-/// swaps which variable goes where scores lower.
-/// A pair is reported when both matched ranges span at least \a min_lines lines and the
-/// similarity is at least \a min_similarity. Each pair of input blocks yields at most one pair.
-/// Never throws; empty or identifier-free blocks never match.
-std::vector<ClonePair> find_clones(const std::vector<CodeBlock>& blocks, int min_lines = 5,
-                                   double min_similarity = 0.8);
+/// Method: filler tokens (import statements, docstrings) are dropped. Windows of 8 tokens with
+/// every identifier blanked are hashed; windows occurring in more than 64 places are boilerplate
+/// and ignored (this keeps the work near-linear in the total size). For each pair of blocks,
+/// the shared windows are grouped into chains, increasing in both blocks with gaps of at most
+/// 32 tokens on each side: every chain is a candidate, so one block pair can give several clones.
+/// A chain is split into runs of consecutive shared windows, and those at line ends; when the
+/// whole chain does not pass, runs are dropped from whichever end raises the similarity most
+/// until the rest passes (at most 2,048 similarity evaluations per block pair)
+/// (a strong core inside a weaker chain is reported with its own span), and the dropped runs
+/// are searched again on their own.
+/// Similarity is the Dice coefficient 2|A∩B| / (|A|+|B|) over the multisets of token 5-grams of
+/// the two ranges, with each identifier replaced by the distance to its previous occurrence in
+/// its range (0 for the first; Baker's parameterized strings), so one name consistently
+/// replaced by another scores 1.0, a block that swaps which variable goes where scores lower,
+/// and one inserted name changes only the grams near it.
+/// A clone is reported when both sides pass `opts` (lines, tokens, similarity) and on each side
+/// at most half of the tokens sit on constant-table lines (a line with a literal and only
+/// names, literals and `, : = . - ( ) [ ] { }`, no call, no keyword): tables of constants are
+/// not clones. Pairs whose both spans lie inside another reported pair of the same two blocks
+/// are left out. Never throws; empty or identifier-free blocks never match.
+std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts);
+
+/// The same with the defaults of CloneOptions except `min_lines` and `min_similarity`, and no
+/// token minimum (for callers that compare line ranges only).
+std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, int min_lines = 5, double min_similarity = 0.8);
 
 }  // namespace review::analysis

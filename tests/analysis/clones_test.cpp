@@ -1,5 +1,10 @@
 #include "catch.hpp"
 #include "runner/analysis/clones.hpp"
+#include "runner/lang/python/tokens.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
 
 #include <string>
 #include <vector>
@@ -25,7 +30,7 @@ const char* kB =
 }  // namespace
 
 TEST_CASE("clones: renamed copy in another file matches", "[clones]") {
-  std::vector<CodeBlock> blocks = {{"a.py", 10, 15, kA}, {"b.py", 40, 45, kB}};
+  std::vector<CodeBlock> blocks = {{"a.py", 10, 15, kA, {}}, {"b.py", 40, 45, kB, {}}};
   auto r = find_clones(blocks);
   REQUIRE(r.size() == 1);
   CHECK(r[0].a.file == "a.py");
@@ -39,26 +44,180 @@ TEST_CASE("clones: renamed copy in another file matches", "[clones]") {
 
 TEST_CASE("clones: silent cases", "[clones]") {
   // same file
-  CHECK(find_clones({{"a.py", 1, 6, kA}, {"a.py", 20, 25, kB}}).empty());
+  CHECK(find_clones({{"a.py", 1, 6, kA, {}}, {"a.py", 20, 25, kB, {}}}).empty());
   // too short
-  CHECK(find_clones({{"a.py", 1, 6, kA}, {"b.py", 1, 6, kB}}, 7).empty());
+  CHECK(find_clones({{"a.py", 1, 6, kA, {}}, {"b.py", 1, 6, kB, {}}}, 7).empty());
   // different code
   const char* other =
       "def load(path):\n    with open(path) as fh:\n        text = fh.read()\n    items = text.split(',')\n"
       "    return [int(x) for x in items]\n    # end\n";
-  CHECK(find_clones({{"a.py", 1, 6, kA}, {"c.py", 1, 6, other}}).empty());
+  CHECK(find_clones({{"a.py", 1, 6, kA, {}}, {"c.py", 1, 6, other, {}}}).empty());
   CHECK(find_clones({}).empty());
-  CHECK(find_clones({{"a.py", 1, 1, ""}, {"b.py", 1, 1, ""}}).empty());
+  CHECK(find_clones({{"a.py", 1, 1, "", {}}, {"b.py", 1, 1, "", {}}}).empty());
 }
 
 TEST_CASE("clones: matched sub-range is reported", "[clones]") {
   std::string a = std::string("import os\nimport sys\nprint('start')\n") + kA;
   std::string b = std::string(kB) + "print('done')\nreturn out\n";
-  auto r = find_clones({{"x.py", 1, 9, a}, {"y.py", 100, 107, b}});
+  auto r = find_clones({{"x.py", 1, 9, a, {}}, {"y.py", 100, 107, b, {}}});
   REQUIRE(r.size() == 1);
   CHECK(r[0].a.start_line == 4);
   CHECK(r[0].a.end_line == 9);
   CHECK(r[0].b.start_line == 100);
   CHECK(r[0].b.end_line == 105);
   CHECK(r[0].a.text.substr(0, 4) == "rows");
+}
+
+namespace {
+using review::analysis::CloneOptions;
+using review::analysis::ClonePair;
+using review::lang::python::clone_tokens;
+
+CodeBlock py(const std::string& file, int first, const std::string& text) {
+  int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  return {file, first, first + lines - 1, text, clone_tokens(text)};
+}
+
+// Replaces every whole-word `from` by `to`.
+std::string rename(std::string s, const std::vector<std::pair<std::string, std::string>>& names) {
+  for (const auto& [from, to] : names) {
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+      bool word = s.compare(i, from.size(), from) == 0 && (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_')) &&
+                  (i + from.size() >= s.size() || !(std::isalnum(static_cast<unsigned char>(s[i + from.size()])) || s[i + from.size()] == '_'));
+      if (word) out += to, i += from.size();
+      else out += s[i++];
+    }
+    s = out;
+  }
+  return s;
+}
+
+// D5's shape: an algorithmic block (chunking rows by a token budget) pasted into a second file
+// with the names changed, followed there by a tail that differs for real.
+const std::string kChunk =
+    "    total_rows = positions.shape[0]\n"                                   // 1
+    "    chunk = max(1, budget // max(1, width))\n"                           // 2
+    "    chunk = (chunk // 256) * 256 if chunk >= 256 else chunk\n"            // 3
+    "    out = torch.empty((total_rows, width), dtype=dtype, device=dev)\n"   // 4
+    "    for start in range(0, total_rows, chunk):\n"                          // 5
+    "        end = min(start + chunk, total_rows)\n"                           // 6
+    "        rows = positions[start:end]\n"                                    // 7
+    "        scores = torch.matmul(query[rows], keys.t()) * scale\n"           // 8
+    "        top = torch.topk(scores, k, dim=-1)\n"                            // 9
+    "        out[start:end] = top.indices.to(out.dtype)\n";                    // 10
+const std::string kTailA =
+    "    if mode is not None:\n"
+    "        finish(out, mode='prefill', k=k, offsets=starts)\n"
+    "    log_stats(out.shape, total_rows, 'prefill')\n";
+const std::string kTailB =
+    "    while weights:\n"
+    "        finish(out, weights, True, starts, 7, extra=None)\n"
+    "    record(width, out, weights[0], 'decode', total_rows > 0)\n";
+// The same shape on both sides but names swapped inconsistently: one run of shared windows
+// (identifiers blanked) that is not a renaming.
+std::string mixed(bool swap) {
+  std::string s;
+  for (int i = 0; i < 12; ++i)
+    s += (swap && i % 2) ? "    acc = right + acc * left - out[right]\n" : "    acc = acc + left * right - out[acc]\n";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("clones: D5's shape, a block pasted into another file with names renamed", "[clones]") {
+  std::string a = "def chunk_a(positions, query, keys, budget, width, k, scale, dtype, dev, starts):\n" + kChunk + kTailA;
+  std::string b = "def chunk_b(pos, q, kv, cap, cols, k, sm, dt, device, starts, weights):\n" +
+                  rename(kChunk, {{"total_rows", "num_tokens"}, {"positions", "pos"}, {"budget", "cap"}, {"width", "cols"},
+                                  {"chunk", "step"}, {"query", "q"}, {"keys", "kv"}, {"scale", "sm"}, {"dtype", "dt"},
+                                  {"dev", "device"}, {"scores", "logits"}, {"top", "best"}}) +
+                  rename(kTailB, {{"total_rows", "num_tokens"}, {"width", "cols"}});
+  auto r = find_clones({py("m/v2.py", 1240, a), py("m/v4.py", 1332, b)}, CloneOptions{});
+  REQUIRE(r.size() == 1);
+  // the pasted block (lines 2-11 of each text), not the signature or the differing tail
+  CHECK(r[0].a.file == "m/v2.py");
+  CHECK(r[0].a.start_line <= 1242);
+  CHECK(r[0].a.end_line == 1250);
+  CHECK(r[0].b.start_line == r[0].a.start_line - 1240 + 1332);
+  CHECK(r[0].b.end_line == 1342);
+  CHECK(r[0].similarity >= 0.8);
+  CHECK(r[0].tokens >= 50);
+}
+
+TEST_CASE("clones: a strong core inside a weaker chain is reported with its own span", "[clones]") {
+  // The same chain as above, scored whole, is under the threshold because of the tails; a
+  // lower threshold gives the whole chain, the default one gives the core only.
+  std::string a = kChunk + mixed(false);
+  std::string b = rename(kChunk, {{"chunk", "step"}}) + mixed(true);
+  auto whole = find_clones({py("a.py", 1, a), py("b.py", 1, b)}, CloneOptions{5, 50, 0.0});
+  REQUIRE(whole.size() == 1);
+  CHECK(whole[0].a.end_line == 22);
+  CHECK(whole[0].similarity < 0.8);
+  auto core = find_clones({py("a.py", 1, a), py("b.py", 1, b)}, CloneOptions{});
+  REQUIRE(core.size() == 1);
+  CHECK(core[0].a.start_line == 1);
+  CHECK(core[0].a.end_line >= 10);
+  CHECK(core[0].a.end_line < whole[0].a.end_line);  // the mixed tail is cut
+  CHECK(core[0].b.start_line == 1);
+  CHECK(core[0].similarity >= 0.8);
+}
+
+TEST_CASE("clones: an import header shared by two files is not a clone", "[clones]") {
+  std::string header;
+  for (const char* m : {"os", "sys", "json", "math", "time", "enum", "copy", "types", "typing", "logging",
+                        "functools", "itertools", "dataclasses", "contextlib"})
+    header += std::string("import ") + m + "\n";
+  header += "from typing import (\n    Any,\n    Dict,\n    List,\n    Optional,\n)\n";
+  header += "from .config import Config, LoadConfig, ParallelConfig\n";
+  std::string doc = "\"\"\"Module doc.\n\nLong text.\n\"\"\"\n";
+  std::string a = doc + header + "\n\ndef run(x):\n    return x + 1\n";
+  std::string b = doc + rename(header, {{"json", "pickle"}, {"Config", "Settings"}}) + "\n\nclass Other:\n    pass\n";
+  CHECK(find_clones({py("a.py", 1, a), py("b.py", 1, b)}, CloneOptions{5, 0, 0.8}).empty());
+  // a table of constants is not a clone either
+  std::string table_a = "SIZES = {\n", table_b = "LIMITS = {\n";
+  for (int i = 0; i < 20; ++i) {
+    table_a += "    \"k" + std::to_string(i) + "\": (" + std::to_string(i) + ", 0x10, -1),\n";
+    table_b += "    \"m" + std::to_string(i) + "\": (" + std::to_string(i * 3) + ", 0x10, -1),\n";
+  }
+  table_a += "}\n", table_b += "}\n";
+  CHECK(find_clones({py("a.py", 1, table_a), py("b.py", 1, table_b)}, CloneOptions{5, 0, 0.0}).empty());
+}
+
+TEST_CASE("clones: two clones in one file pair are both reported", "[clones]") {
+  const std::string other =
+      "def pack(items, limit):\n"
+      "    packed, size = [], 0\n"
+      "    for item in items:\n"
+      "        if size + len(item) > limit:\n"
+      "            yield packed\n"
+      "            packed, size = [], 0\n"
+      "        packed.append(item)\n"
+      "        size += len(item)\n"
+      "    if packed:\n"
+      "        yield packed\n";
+  std::string filler_a =
+      "def unrelated_a(cfg):\n    with open(cfg.path) as fh:\n        return json.load(fh)['model']\n\n";
+  std::string filler_b =
+      "class Holder:\n    def __init__(self, n):\n        self.n = n\n        self.items = []\n\n";
+  std::string a = kChunk + "\n" + filler_a + other;
+  std::string b = other + "\n" + filler_b + rename(kChunk, {{"chunk", "step"}, {"rows", "idx"}});
+  auto r = find_clones({py("a.py", 1, a), py("b.py", 1, b)}, CloneOptions{});
+  REQUIRE(r.size() == 2);
+  // a's first lines (the chunk block) match b's last ones, a's last ones (pack) b's first
+  CHECK(r[0].a.start_line == 1);
+  CHECK(r[0].b.start_line > 10);
+  CHECK(r[1].a.start_line > 10);
+  CHECK(r[1].b.start_line == 1);
+}
+
+TEST_CASE("clones: python tokens mark imports and docstrings as filler", "[clones]") {
+  auto t = clone_tokens("import os\nfrom a import (\n  b,\n  c)\n'''doc\nmore'''\nx = f'{y}' + r\"\\d\" ** 2 // 3\n");
+  std::string code, filler;
+  for (const auto& k : t) (k.filler ? filler : code) += k.text + " ";
+  CHECK(filler == "import os from a import ( b , c ) '''doc\nmore''' ");
+  CHECK(code == "x = f'{y}' + r\"\\d\" ** 2 // 3 ");
+  CHECK(t.back().line == 6);
+  // hostile: unterminated strings and a block starting inside brackets
+  CHECK_NOTHROW(clone_tokens("x = '''never closed\n"));
+  CHECK_NOTHROW(clone_tokens("  a, b)\n]]]\n\"abc\n"));
+  CHECK(clone_tokens("\"abc\nx = 1\n").size() == 4);
 }

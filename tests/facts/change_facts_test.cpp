@@ -340,15 +340,24 @@ TEST_CASE("clones: similar added blocks in two different files", "[facts]") {
   b.added("b.py", "import os\n\n" + renamed);
   b.added("c.py", "x = 1\ny = 2\nz = 3\nw = 4\nv = 5\n");
   auto facts = b.facts();
+  review::dsl::RulesetData d;
+  d.lets.emplace_back("clone_min_tokens", Value(30));
+  facts->configure(d);
   const auto& c = facts->query("clones", kChanged);
   REQUIRE(c.size() == 1);
   CHECK(s(c[0]->get("a"), "file") == "a.py");
   CHECK(s(c[0]->get("b"), "file") == "b.py");
   CHECK(c[0]->get("similarity").as_int() >= 80);
   CHECK(c[0]->get("lines").as_int() >= 5);
+  CHECK(c[0]->get("tokens").as_int() < 50);
   ChangeBuilder one;
   one.added("a.py", block + "\n" + block);
-  CHECK(one.facts()->query("clones", kChanged).empty());  // same file: not a clone pair
+  auto one_facts = one.facts();
+  one_facts->configure(d);
+  CHECK(one_facts->query("clones", kChanged).empty());  // same file: not a clone pair
+  // jscpd's default minimum (50 tokens) when the ruleset does not lower it: the block is smaller
+  auto plain = b.facts();
+  CHECK(plain->query("clones", kChanged).empty());
 }
 
 TEST_CASE("siblings: unchanged name variants of a changed function; suffix list from a let", "[facts]") {

@@ -1,0 +1,169 @@
+#include "runner/lang/python/tokens.hpp"
+
+#include <array>
+#include <cctype>
+#include <string>
+#include <unordered_set>
+
+namespace review::lang::python {
+namespace {
+
+using analysis::CloneToken;
+using Kind = CloneToken::Kind;
+
+bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+
+const std::unordered_set<std::string_view>& keywords() {
+  static const std::unordered_set<std::string_view> k = {
+      "and",   "as",     "assert", "async",    "await", "break",  "class", "continue", "def",
+      "del",   "elif",   "else",   "except",   "finally", "for",  "from",  "global",   "if",
+      "import", "in",    "is",     "lambda",   "nonlocal", "not", "or",    "pass",     "raise",
+      "return", "try",   "while",  "with",     "yield", "self",   "cls"};
+  return k;
+}
+
+// Operators, longest first within each leading character's candidates.
+constexpr std::array<std::string_view, 25> kOps = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//",
+                                                   "<<",  ">>",  "<=",  ">=",  "==",  "!=", "+=", "-=", "*=",
+                                                   "/=",  "%=",  "&=",  "|=",  "^=",  "@=", "~"};
+
+// Length of a string prefix (r, b, f, u, rb, br, fr, rf, any case) at s[i] followed by a quote; 0 if none.
+size_t string_prefix(std::string_view s, size_t i) {
+  for (size_t len = 1; len <= 2 && i + len < s.size(); ++len) {
+    char q = s[i + len];
+    if (q != '"' && q != '\'') continue;
+    std::string p;
+    for (size_t k = 0; k < len; ++k) p += static_cast<char>(std::tolower(static_cast<unsigned char>(s[i + k])));
+    static const std::unordered_set<std::string> ok = {"r", "b", "f", "u", "rb", "br", "fr", "rf"};
+    return ok.count(p) ? len : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<CloneToken> clone_tokens(std::string_view s) {
+  std::vector<CloneToken> out;
+  int line = 0, depth = 0;
+  size_t stmt = 0;  // index in `out` of the current logical line's first token
+  auto end_statement = [&]() {
+    if (stmt < out.size()) {
+      const CloneToken& first = out[stmt];
+      bool filler = first.kind == Kind::Keyword && (first.text == "import" || first.text == "from");
+      if (!filler) {
+        filler = true;
+        for (size_t k = stmt; k < out.size() && filler; ++k)
+          filler = out[k].kind == Kind::Literal && (out[k].text[0] == '"' || out[k].text[0] == '\'' ||
+                                                    std::isalpha(static_cast<unsigned char>(out[k].text[0])) != 0) &&
+                   out[k].text != "None" && out[k].text != "True" && out[k].text != "False";
+      }
+      if (filler)
+        for (size_t k = stmt; k < out.size(); ++k) out[k].filler = true;
+    }
+    stmt = out.size();
+  };
+  size_t i = 0, n = s.size();
+  while (i < n) {
+    char c = s[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+      if (depth == 0) end_statement();
+      continue;
+    }
+    if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {  // line join
+      i += 1;
+      if (s[i] == '\r') ++i;
+      if (i < n && s[i] == '\n') ++i;
+      ++line;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (c == '#') {
+      while (i < n && s[i] != '\n') ++i;
+      continue;
+    }
+    size_t pre = name_start(static_cast<unsigned char>(c)) ? string_prefix(s, i) : 0;
+    if (c == '"' || c == '\'' || pre > 0) {
+      size_t j = i + pre;
+      char q = s[j];
+      bool triple = j + 2 < n && s[j + 1] == q && s[j + 2] == q;
+      int start_line = line;
+      j += triple ? 3 : 1;
+      while (j < n) {
+        if (s[j] == '\\' && j + 1 < n) {
+          if (s[j + 1] == '\n') ++line;
+          j += 2;
+          continue;
+        }
+        if (s[j] == '\n') {
+          if (!triple) break;  // unterminated: ends with its line
+          ++line;
+        }
+        if (s[j] == q && (!triple || (j + 2 < n && s[j + 1] == q && s[j + 2] == q))) {
+          j += triple ? 3 : 1;
+          break;
+        }
+        ++j;
+      }
+      if (j > n) j = n;
+      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, start_line, false});
+      i = j;
+      continue;
+    }
+    if (name_start(static_cast<unsigned char>(c))) {
+      size_t j = i;
+      while (j < n && name_char(static_cast<unsigned char>(s[j]))) ++j;
+      std::string_view w = s.substr(i, j - i);
+      Kind k = (w == "None" || w == "True" || w == "False") ? Kind::Literal
+               : keywords().count(w)                          ? Kind::Keyword
+                                                              : Kind::Identifier;
+      out.push_back({std::string(w), k, line, false});
+      i = j;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      size_t j = i;
+      while (j < n) {
+        char d = s[j];
+        if (std::isalnum(static_cast<unsigned char>(d)) || d == '_' || d == '.') {
+          ++j;
+        } else if ((d == '+' || d == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E') &&
+                   !(s[i] == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X'))) {
+          ++j;
+        } else {
+          break;
+        }
+      }
+      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, line, false});
+      i = j;
+      continue;
+    }
+    if (c == ';' && depth == 0) {
+      ++i;
+      end_statement();
+      continue;
+    }
+    size_t len = 1;
+    for (auto op : kOps)
+      if (s.compare(i, op.size(), op) == 0) {
+        len = op.size();
+        break;
+      }
+    std::string text(s.substr(i, len));
+    if (text == "(" || text == "[" || text == "{") ++depth;
+    if ((text == ")" || text == "]" || text == "}") && depth > 0) --depth;
+    Kind kind = text == "..." ? Kind::Literal : Kind::Punct;
+    out.push_back({std::move(text), kind, line, false});
+    i += len;
+  }
+  end_statement();
+  return out;
+}
+
+}  // namespace review::lang::python
