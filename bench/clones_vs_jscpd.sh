@@ -71,11 +71,16 @@ def norm(p):
     return tuple(sorted(p))
 def pairs(cs):
     return {tuple(sorted((c[0][0], c[1][0]))) for c in cs}
-def overlaps(c, d):
-    c, d = norm(c), norm(d)
-    return all(c[i][0] == d[i][0] and c[i][1] <= d[i][2] and d[i][1] <= c[i][2] for i in (0, 1))
-def recall(found, truth):
-    hit = sum(1 for t in truth if any(overlaps(t, f) for f in found))
+def recall(found, truth):  # same two files, overlapping lines on both sides
+    by = {}
+    for f in found:
+        f = norm(f)
+        by.setdefault((f[0][0], f[1][0]), []).append(f)
+    hit = 0
+    for t in truth:
+        t = norm(t)
+        if any(all(t[i][1] <= f[i][2] and f[i][1] <= t[i][2] for i in (0, 1)) for f in by.get((t[0][0], t[1][0]), [])):
+            hit += 1
     return hit, len(truth)
 po, pt = pairs(ours), pairs(theirs)
 def t(name):

@@ -45,6 +45,7 @@ uint64_t mix(uint64_t h, uint64_t v) {
 struct Seq {
   std::vector<const CloneToken*> tok;
   std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)
+  std::vector<uint64_t> exact;  // hash with identifiers kept (seeds of frequent windows)
   std::vector<uint8_t> table;   // 1: on a constant-table line, 2: on a bracket-only line, 0: code
 };
 
@@ -82,8 +83,12 @@ Seq make_seq(const std::vector<CloneToken>& toks) {
   for (const auto& t : toks)
     if (!t.filler) s.tok.push_back(&t);
   s.blank.resize(s.tok.size());
-  for (size_t i = 0; i < s.tok.size(); ++i)
-    s.blank[i] = s.tok[i]->kind == Kind::Identifier ? 0x5bd1e995ULL : hs(s.tok[i]->text);
+  s.exact.resize(s.tok.size());
+  for (size_t i = 0; i < s.tok.size(); ++i) {
+    bool ident = s.tok[i]->kind == Kind::Identifier;
+    s.blank[i] = ident ? 0x5bd1e995ULL : hs(s.tok[i]->text);
+    s.exact[i] = ident ? mix(0x5bd1e995ULL, hs(s.tok[i]->text)) : s.blank[i];
+  }
   classify_lines(toks, s);
   return s;
 }
@@ -362,16 +367,34 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
     seqs.push_back(make_seq(b.tokens));
   }
 
-  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> postings;
-  for (uint32_t bi = 0; bi < seqs.size(); ++bi) {
-    const auto& th = seqs[bi].blank;
-    for (size_t i = 0; i + kSeed <= th.size(); ++i) {
-      uint64_t h = 0;
-      for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
-      auto& p = postings[h];
-      if (p.size() <= kMaxPostings) p.emplace_back(bi, static_cast<uint32_t>(i));
-    }
+  // Seeds: (window hash, block, position), sorted by hash; a group is the windows of one hash.
+  struct Seed {
+    uint64_t hash;
+    uint32_t block, pos;
+    bool operator<(const Seed& o) const { return std::tie(hash, block, pos) < std::tie(o.hash, o.block, o.pos); }
+  };
+  auto window = [](const std::vector<uint64_t>& th, size_t i) {
+    uint64_t h = 0;
+    for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
+    return h;
+  };
+  std::vector<Seed> seeds, exact_seeds;
+  for (uint32_t bi = 0; bi < seqs.size(); ++bi)
+    for (size_t i = 0; i + kSeed <= seqs[bi].blank.size(); ++i)
+      seeds.push_back({window(seqs[bi].blank, i), bi, static_cast<uint32_t>(i)});
+  std::sort(seeds.begin(), seeds.end());
+  // A window too frequent with identifiers blanked (field declarations, kernel parameter lists)
+  // is a seed only where its exact tokens, names included, are rare: exact copies of such code
+  // are still found, renamed ones are not.
+  for (size_t g = 0; g < seeds.size();) {
+    size_t e = g;
+    while (e < seeds.size() && seeds[e].hash == seeds[g].hash) ++e;
+    if (e - g > kMaxPostings)
+      for (size_t k = g; k < e; ++k)
+        exact_seeds.push_back({window(seqs[seeds[k].block].exact, seeds[k].pos), seeds[k].block, seeds[k].pos});
+    g = e;
   }
+  std::sort(exact_seeds.begin(), exact_seeds.end());
   // each block's file as its rank among the distinct file names (byte order): the pair loop
   // below compares integers, not paths
   std::vector<uint32_t> file_rank(blocks.size());
@@ -385,17 +408,21 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
   }
   // (block a << 32 | block b) -> shared window positions
   std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> matches;
-  for (auto& [h, p] : postings) {
-    if (p.size() > kMaxPostings) continue;
-    for (size_t x = 0; x < p.size(); ++x)
-      for (size_t y = x + 1; y < p.size(); ++y) {
-        auto [ba, pa] = p[x];
-        auto [bb, pb] = p[y];
-        if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
-        if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
-        matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
-      }
-  }
+  for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
+    for (size_t g = 0; g < ss->size();) {
+      const auto& p = *ss;
+      size_t e = g;
+      while (e < p.size() && p[e].hash == p[g].hash) ++e;
+      if (e - g <= kMaxPostings)
+        for (size_t x = g; x < e; ++x)
+          for (size_t y = x + 1; y < e; ++y) {
+            uint32_t ba = p[x].block, pa = p[x].pos, bb = p[y].block, pb = p[y].pos;
+            if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+            if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
+            matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
+          }
+      g = e;
+    }
   for (auto& entry : matches) {
     const uint32_t ka = static_cast<uint32_t>(entry.first >> 32), kb = static_cast<uint32_t>(entry.first & 0xffffffffu);
     auto& m = entry.second;

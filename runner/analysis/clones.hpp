@@ -64,8 +64,9 @@ struct CloneOptions {
 /// renaming identifiers.
 ///
 /// Method: filler tokens (import statements, docstrings) are dropped. Windows of 8 tokens with
-/// every identifier blanked are hashed; windows occurring in more than 64 places are boilerplate
-/// and ignored (this keeps the work near-linear in the total size). For each pair of blocks,
+/// every identifier blanked are hashed; a window occurring in more than 64 places is hashed
+/// again with its identifiers kept, and ignored if that is still that frequent (boilerplate:
+/// this keeps the work near-linear in the total size). For each pair of blocks,
 /// the shared windows are grouped into chains, increasing in both blocks with gaps of at most
 /// 32 tokens on each side: every chain is a candidate, so one block pair can give several clones.
 /// A chain is split into runs of consecutive shared windows, and those at line ends; when the

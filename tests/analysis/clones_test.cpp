@@ -221,3 +221,22 @@ TEST_CASE("clones: python tokens mark imports and docstrings as filler", "[clone
   CHECK_NOTHROW(clone_tokens("  a, b)\n]]]\n\"abc\n"));
   CHECK(clone_tokens("\"abc\nx = 1\n").size() == 4);
 }
+
+TEST_CASE("clones: an exact copy of frequent boilerplate is still found", "[clones]") {
+  // 70 files declare fields of the same shape (every 8-token window, names blanked, occurs in
+  // more than 64 places); only copy.py holds an exact copy of one of them.
+  std::vector<CodeBlock> blocks;
+  for (int f = 0; f < 70; ++f) {
+    std::string text;
+    for (int k = 0; k < 10; ++k)
+      text += "    f" + std::to_string(f) + "_" + std::to_string(k) + ": torch.Tensor | None = None\n";
+    blocks.push_back(py("m" + std::to_string(f) + ".py", 1, text));
+  }
+  blocks.push_back(py("copy.py", 5, blocks[3].text));
+  auto r = find_clones(blocks, CloneOptions{});
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].a.file == "copy.py");
+  CHECK(r[0].b.file == "m3.py");
+  CHECK(r[0].a.start_line == 5);
+  CHECK(r[0].a.end_line == 14);
+}
