@@ -2,7 +2,7 @@
 # Audit cost side by side: the runner's audit (`--all`, every shipped rule of RULESETS) of one
 # checkout, tree-sitter parsing the same tree with nothing else (the floor), and `ast-grep scan`
 # with five simple Python rules over the same tree. Same machine, same minutes.
-#   bench/audit.sh CHECKOUT [RULESET...]      (default ruleset: atom)
+#   bench/audit.sh CHECKOUT [RULESET...]      (default ruleset: atom; NO_RUNNER=1: floor and ast-grep only)
 # Prints CPU (user+system) seconds, wall seconds and peak RSS of each, the runner's findings and
 # the rules it stopped or files it did not review (`incomplete`), and the ratios. The floor is
 # `facts_bench --pass parse` (bench/facts_bench.cpp) once per source extension the runner parses
@@ -34,6 +34,8 @@ timed() {
 
 args=()
 for r in "${rulesets[@]}"; do args+=(-r "$r"); done
+# NO_RUNNER=1: only the floor and ast-grep (when the runner's audit was timed on its own).
+if [ -z "${NO_RUNNER:-}" ]; then
 timed runner "$runner" "${args[@]}" --repo "$checkout" --all --fail-on never --allow-incomplete --format "json=$tmp/audit.json"
 python3 - "$tmp/audit.json" <<'PY'
 import json, sys
@@ -44,6 +46,7 @@ print("  findings %d; rules stopped %d; incomplete %d" % (len(d["findings"]), le
 for x in inc[:20]:
     print("  incomplete: " + x)
 PY
+fi
 
 : >"$tmp/floor"
 for ext in .py .cu .cuh .cpp .cc .h .hpp; do

@@ -1,5 +1,6 @@
 // End-to-end tests of audit mode (--all) and sharding (--shard I/N) on a small git repository
 // made in a temp folder: exact notes, error texts, and shards that add up to the unsharded run.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -286,4 +287,62 @@ TEST_CASE("--jobs: every output is byte for byte the same with 1, 2 and 4 parser
     if (first.empty()) first = all;
     else CHECK(all == first);
   }
+}
+
+TEST_CASE("sharding: eight shards merged are the unsharded SARIF results byte for byte, once sorted") {
+  // Files of every kind the atom ruleset reads (functions, calls, classes, clones, a kernel file)
+  // spread over enough paths that every one of the 8 shards gets some.
+  TempRepo repo;
+  for (int i = 0; i < 48; ++i) {
+    std::string body = "import torch\nfrom aiter.ops import kern" + std::to_string(i % 4) + "\n\nclass M" +
+                       std::to_string(i) + "(Base):\n    def forward(self, x, scale: int = -1):\n";
+    for (int k = 0; k < 6; ++k)
+      body += "        y" + std::to_string(k) + " = kern" + std::to_string(i % 4) + "(x, block=" + std::to_string(k) +
+              ")\n";
+    body += "        print(y0)  # TODO: drop\n        return torch.empty(4)\n";
+    repo.write("atom/pkg" + std::to_string(i % 5) + "/m" + std::to_string(i) + ".py", body);
+  }
+  repo.write("atom/config.py", "x = 1  # TODO: drop\n");
+  repo.write("csrc/k.cu", "__global__ void k(float* o, int n) {\n  if (n > 4096) { o[0] = 1; }\n}\n");
+  repo.commit("one");
+  const std::vector<std::string> rules = {"-r", "atom", "-r", kMini, "--all", "--fail-on", "never", "--allow-incomplete"};
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = rules;
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = runner(repo.str(), args);
+    REQUIRE(r.exit_code == 0);
+  };
+  run({"--format", "sarif=whole.sarif"});
+  std::vector<std::string> parts;
+  std::set<int> shards_with_results;
+  const int n = 8;
+  for (int i = 1; i <= n; ++i) {
+    parts.push_back("s" + std::to_string(i) + ".sarif");
+    run({"--shard", std::to_string(i) + "/" + std::to_string(n), "--format", "sarif=" + parts.back()});
+    if (!nlohmann::json::parse(slurp(repo.path / parts.back()))["runs"][0]["results"].empty())
+      shards_with_results.insert(i);
+  }
+  CHECK(shards_with_results.size() >= 6);  // the split is real, not one shard doing all the work
+  std::vector<std::string> args = {"merge"};
+  // in reverse order: the merge must not depend on the order of its inputs
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) args.push_back(*it);
+  args.insert(args.end(), {"-o", "merged.sarif"});
+  REQUIRE(runner(repo.str(), args).exit_code == 0);
+  auto merged = nlohmann::json::parse(slurp(repo.path / "merged.sarif"));
+  auto whole = nlohmann::json::parse(slurp(repo.path / "whole.sarif"));
+  REQUIRE(merged["runs"].size() == 1);
+  // Each result as bytes, with its rule's id in place of the index (a merge renumbers rules).
+  auto sorted_results = [](const nlohmann::json& sarif_run) {
+    std::vector<std::string> out;
+    for (auto res : sarif_run["results"]) {
+      res["ruleIndex"] = sarif_run["tool"]["driver"]["rules"][res["ruleIndex"].get<int>()]["id"];
+      out.push_back(res.dump());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto want = sorted_results(whole["runs"][0]);
+  CHECK(want.size() > 100);
+  CHECK(sorted_results(merged["runs"][0]) == want);
+  CHECK(merged["runs"][0]["properties"]["verdict"] == whole["runs"][0]["properties"]["verdict"]);
 }
