@@ -79,6 +79,9 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
     for (int line : {f.line, f.line - 1}) {
       if (line < 1) continue;
       std::string text = it->second->line(line);
+      // A line whose whole text holds no ignore comment has none in its comments either (they
+      // are part of its text): skip it before asking for the comment, which may parse the file.
+      if (!parse_ignore_comment(text)) continue;
       // Only comments count: with the language's comment facts, `"# review: ignore[X]"` in a
       // string is not one.
       std::optional<std::string> comment = options.comment ? options.comment(f.file, line) : std::nullopt;
@@ -170,6 +173,9 @@ std::vector<std::string> unknown_ignore_ids(const review::change::Change& change
     for (const auto& h : f.hunks)
       for (const auto& l : h.lines) {
         if (l.kind != review::change::LineKind::Added) continue;
+        // Most lines hold no ignore comment at all: asking for their comments would parse (and
+        // keep) the model of every changed file, every file of the tree in an audit.
+        if (!parse_ignore_comment(l.text)) continue;
         std::optional<std::string> comment;
         if (options.comment) comment = options.comment(f.path, l.new_line);
         auto c = parse_ignore_comment(comment ? std::string_view(*comment) : std::string_view(l.text));
