@@ -37,16 +37,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED_RULES = {"D1", "D1b", "D4", "D6", "D7", "D8", "D9", "G1", "HK1"}
 # Case rule id (checklist numbering) -> rule ids of the atom ruleset that report it.
-# B5 is split into B5a..B5f in the catalogue, and a call that no longer matches its callee is the
+# B5 is split into B5a..B5e in the catalogue, and a call that no longer matches its callee is the
 # B5/E2 family (E2 when the caller is a plugin bridge); B6's cited ATOM evidence (ATOM#1548, a
-# getattr key with a silent default) is the B5c pattern, so both ids count for a B6 case.
+# getattr key with a silent default) is the B5c pattern, so both ids count for a B6 case. The
+# former sub-rules (B5f, B5g, B5h, C1b, C1c, D1c, D1d, D4d, E1a) are `also` bodies of their
+# parent since session 5 and report the parent's id.
 RULE_ALIASES = {
-    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "B5f", "B5g", "B5h", "E2"},
-    "E1": {"E1", "E1a"},
+    "B5": {"B5a", "B5b", "B5c", "B5d", "B5e", "E2"},
     "B6": {"B6", "B5c"},
-    "D4": {"D4", "D4d"},
-    "C1": {"C1", "C1b", "C1c"},
-    "D1b": {"D1b", "D1c"},
     "E2": {"E2", "B5b", "B5e"},
 }
 WINDOW = 3
