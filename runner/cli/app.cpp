@@ -483,7 +483,7 @@ int run(int argc, char** argv) {
     out.flush();
     o.differential = !no_differential;
     o.stderr_is_tty = ::isatty(2) != 0;
-    return run_review(o, environment_from_process(), std::cout, err, ::isatty(1) != 0);
+    return run_review(o, environment_from_process({o.token_env}), std::cout, err, ::isatty(1) != 0);
   } catch (const std::exception& e) {
     err << "runner: internal error: " << e.what() << "\n";
     return 2;

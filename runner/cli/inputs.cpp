@@ -17,13 +17,15 @@ std::string Environment::get(const std::string& name) const {
   return it == vars.end() ? std::string() : it->second;
 }
 
-Environment environment_from_process() {
+Environment environment_from_process(const std::vector<std::string>& extra) {
   Environment env;
   for (const char* name : {"GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_WORKSPACE", "GITHUB_REPOSITORY",
-                           "GITHUB_API_URL", "GITHUB_SERVER_URL", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN",
-                           "NO_COLOR", "GITHUB_SHA", "GITHUB_WORKFLOW", "GITHUB_JOB"}) {
+                           "GITHUB_API_URL", "GITHUB_GRAPHQL_URL", "GITHUB_SERVER_URL", "GITHUB_STEP_SUMMARY",
+                           "GITHUB_TOKEN", "NO_COLOR", "GITHUB_SHA", "GITHUB_WORKFLOW", "GITHUB_JOB"}) {
     if (const char* v = std::getenv(name)) env.vars[name] = v;
   }
+  for (const auto& name : extra)
+    if (const char* v = name.empty() ? nullptr : std::getenv(name.c_str())) env.vars[name] = v;
   return env;
 }
 

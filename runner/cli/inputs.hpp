@@ -36,8 +36,12 @@ struct Environment {
   std::string get(const std::string& name) const;
 };
 
-/// Reads the listed variables of this process. Never fails.
-Environment environment_from_process();
+/// Reads the GitHub Actions variables the runner uses (GITHUB_ACTIONS, GITHUB_EVENT_PATH,
+/// GITHUB_WORKSPACE, GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_SERVER_URL,
+/// GITHUB_STEP_SUMMARY, GITHUB_TOKEN, GITHUB_SHA, GITHUB_WORKFLOW, GITHUB_JOB, NO_COLOR) and
+/// every name in `extra` (e.g. the variable `--token-env` names) from this process. Unset
+/// variables are left out. Never fails.
+Environment environment_from_process(const std::vector<std::string>& extra = {});
 
 /// Builds the change. Which source, in order:
 ///  0. --all: git, --repo at --head (default HEAD) or the work tree (--work-tree) against git's

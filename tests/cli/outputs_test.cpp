@@ -90,3 +90,22 @@ TEST_CASE("no token: the GitHub outputs are skipped with one warning, the files 
   CHECK(r.err.find("warning: GitHub output skipped: $GITHUB_TOKEN is empty\n") != std::string::npos);
   CHECK(!slurp(json).empty());
 }
+
+TEST_CASE("--token-env names the variable the token is read from, whatever its name") {
+  review::test::TempDir tmp;
+  review::test::MockGithub mock;
+  fs::path pr = tmp.path() / "pr.json";
+  std::ofstream(pr) << R"({"number": 5})";
+  std::vector<std::string> argv = {"env", "-u", "GITHUB_TOKEN", "-u", "GITHUB_ACTIONS", "-u", "GITHUB_EVENT_PATH",
+                                   "-u", "GITHUB_GRAPHQL_URL", "NO_COLOR=1", "GITHUB_API_URL=" + mock.url(),
+                                   "GITHUB_REPOSITORY=o/r", "REVIEW_BOT_TOKEN=t0ken", REVIEW_RUNNER_PATH, "-r",
+                                   "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never",
+                                   "--pr", pr.string(), "--token-env", "REVIEW_BOT_TOKEN", "--comment"};
+  review::change::ProcessOptions o;
+  o.cwd = kFixtures;
+  auto r = review::change::run_process(argv, o);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("GitHub output skipped") == std::string::npos);
+  CHECK(count_requests(mock, "POST", "/repos/o/r/issues/5/comments") == 1);
+}
