@@ -84,4 +84,22 @@ std::size_t keep_shard(Change& c, const Shard& shard) {
   return total - c.files.size();
 }
 
+std::size_t own_shard_notes(Change& c, const Shard& shard) {
+  std::set<std::string> others;
+  std::size_t owned = 0;
+  for (const ChangedFile& f : c.files) {
+    if (in_shard(shard, f.path))
+      ++owned;
+    else if (f.skipped)
+      others.insert(f.path + ": not analysed (" + f.skip_reason + ")");
+  }
+  if (!others.empty())
+    c.notes.erase(std::remove_if(c.notes.begin(), c.notes.end(),
+                                 [&](const std::string& n) { return others.count(n) != 0; }),
+                  c.notes.end());
+  c.notes.push_back("shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + ": " +
+                    std::to_string(owned) + " of " + std::to_string(c.files.size()) + " changed files");
+  return owned;
+}
+
 }  // namespace review::change

@@ -50,4 +50,11 @@ bool in_shard(const Shard& shard, std::string_view path);
 /// the note "shard I/N: K of M changed files". Returns the number of files removed. Never throws.
 std::size_t keep_shard(Change& c, const Shard& shard);
 
+/// For a sharded review that evaluates the whole change and reports only what `shard` owns:
+/// drops the "PATH: not analysed (...)" notes of the changed files another shard owns (their
+/// owner reports them) and appends the note "shard I/N: K of M changed files" (the files whose findings it reports). The
+/// files stay in `c`, so rules that join facts across changed files see all of them. Returns
+/// the number of changed files `shard` owns. Never throws.
+std::size_t own_shard_notes(Change& c, const Shard& shard);
+
 }  // namespace review::change

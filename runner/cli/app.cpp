@@ -212,7 +212,7 @@ int run(int argc, char** argv) {
   app.add_option("--head", o.inputs.head, "Head revision (default: --pr's or the event's head, else HEAD)")->group(g_in);
   app.add_flag("--work-tree", o.inputs.work_tree, "Head = the work tree, uncommitted changes included (the default with no revisions)")->group(g_in);
   app.add_flag("--all", o.inputs.all, "Audit mode: review every file of the head (--head, default HEAD, or --work-tree) as if newly added, against an empty tree; not with --base, --diff, --base-dir/--head-dir, --event")->group(g_in);
-  app.add_option("--shard", shard, "Review only the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); `runner merge` joins the shards' SARIF files (default: every file)")->type_name("I/N")->group(g_in);
+  app.add_option("--shard", shard, "Report only the findings in the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); every shard still evaluates the whole change, because rules join facts across files, so shards split the outputs, not the work; `runner merge` joins the shards' SARIF files (default: every file)")->type_name("I/N")->group(g_in);
   app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff` (default: none; git is read)")->group(g_in);
   app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side (default: none)")->group(g_in);
   app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side (default: none)")->group(g_in);

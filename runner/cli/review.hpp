@@ -61,8 +61,8 @@ struct ReviewOptions {
   /// file it tried becomes a finding "this pull request edits the review policy".
   std::shared_ptr<PolicySource> policy;
   std::string inline_suppressions = "all";  ///< all|base-only (config `inline-suppressions`)
-  /// --shard I/N: review only the changed files that shard I owns (change::keep_shard); facts
-  /// about the repository still see every file. So that the shards' SARIF files merge into what
+  /// --shard I/N: every shard evaluates the whole change (rules join facts across changed files)
+  /// and reports what shard I owns (change::own_shard_notes for the notes). So that the shards' SARIF files merge into what
   /// one unsharded run reports, shard I keeps a finding only when it has no file and I is 1 (the
   /// pull request's own findings), when its file is a changed file that I owns, or when its file
   /// is not a changed file at all (an unchanged file that a change of this shard reaches; two
