@@ -56,14 +56,16 @@ std::vector<std::string> qualified_of(const lang::ClassModel& cm, const std::vec
   return out;
 }
 
-std::set<std::string> scope_files(SourceContext& ctx, const dsl::Scope& scope, bool& base) {
-  std::set<std::string> out;
-  base = false;
+// The repository's class model, with the paths of `scope`'s files in `files`; null for a scope of
+// base files (the model is of the head side).
+std::shared_ptr<const RepoClasses> head_classes(SourceContext& ctx, const dsl::Scope& scope,
+                                                std::set<std::string>& files) {
+  files.clear();
   for (const auto& r : ctx.files(scope)) {
-    if (r.base) base = true;
-    out.insert(r.path);
+    if (r.base) return nullptr;
+    files.insert(r.path);
   }
-  return out;
+  return repo_classes(ctx);
 }
 
 const change::ChangedFile* changed_file(SourceContext& ctx, const std::string& path) {
@@ -111,10 +113,9 @@ class ClassesSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
     std::vector<FactPtr> out;
-    bool base = false;
-    auto files = scope_files(ctx, scope, base);
-    if (base) return out;  // the model is of the head side
-    auto rc = repo_classes(ctx);
+    std::set<std::string> files;
+    auto rc = head_classes(ctx, scope, files);
+    if (!rc) return out;
     const auto& cm = rc->cm;
     for (size_t i = 0; i < cm.classes().size(); ++i) {
       const auto& c = cm.classes()[i];
@@ -168,10 +169,9 @@ class AttributesSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
     std::vector<FactPtr> out;
-    bool base = false;
-    auto files = scope_files(ctx, scope, base);
-    if (base) return out;
-    auto rc = repo_classes(ctx);
+    std::set<std::string> files;
+    auto rc = head_classes(ctx, scope, files);
+    if (!rc) return out;
     const auto& cm = rc->cm;
     for (size_t i = 0; i < cm.classes().size(); ++i) {
       const auto& c = cm.classes()[i];
@@ -247,10 +247,9 @@ class MethodsSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
     std::vector<FactPtr> out;
-    bool base = false;
-    auto files = scope_files(ctx, scope, base);
-    if (base) return out;
-    auto rc = repo_classes(ctx);
+    std::set<std::string> files;
+    auto rc = head_classes(ctx, scope, files);
+    if (!rc) return out;
     const auto& cm = rc->cm;
     for (size_t i = 0; i < cm.classes().size(); ++i) {
       const auto& c = cm.classes()[i];
@@ -311,10 +310,9 @@ class OverridesSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
     std::vector<FactPtr> out;
-    bool base = false;
-    auto files = scope_files(ctx, scope, base);
-    if (base) return out;
-    auto rc = repo_classes(ctx);
+    std::set<std::string> files;
+    auto rc = head_classes(ctx, scope, files);
+    if (!rc) return out;
     const auto& cm = rc->cm;
     for (size_t i = 0; i < cm.classes().size(); ++i) {
       const auto& sc = cm.classes()[i];
@@ -370,10 +368,9 @@ class SubclassesSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const override {
     std::vector<FactPtr> out;
-    bool base = false;
-    auto files = scope_files(ctx, scope, base);
-    if (base) return out;
-    auto rc = repo_classes(ctx);
+    std::set<std::string> files;
+    auto rc = head_classes(ctx, scope, files);
+    if (!rc) return out;
     const auto& cm = rc->cm;
     for (size_t i = 0; i < cm.classes().size(); ++i) {
       const auto& c = cm.classes()[i];

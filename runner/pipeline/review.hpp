@@ -21,7 +21,7 @@
 // stay with the caller.
 //
 //   pipeline::ReviewOptions o;
-//   o.eval.only_rules = {"D1b"};
+//   o.eval.only_rules = {"RULE1"};   // --rule: report only these ids
 //   report::RunInfo run;
 //   auto r = pipeline::review(change, programs, facts, o, run);   // r.findings, sorted
 #pragma once
