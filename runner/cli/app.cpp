@@ -194,7 +194,7 @@ int run(int argc, char** argv) {
 
   ReviewOptions o;
   std::vector<std::string> formats;
-  std::string sarif, fail_on = "block";
+  std::string sarif, write_baseline, fail_on = "block";
   std::string config, shard, policy_from;
   std::vector<std::string> with_specs;  // --with NAME=PATH[@REV]
   bool no_config = false;
@@ -230,7 +230,7 @@ int run(int argc, char** argv) {
       ->group(g_in);
   app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default: 268435456, 256 MiB)")->group(g_in);
   auto* g_out = "Output";
-  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality), baseline (fingerprints for a later --baseline). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
   app.add_flag("-q,--quiet", o.quiet, "Print no report on the terminal (unless a --format goes to standard output) and no notes; warnings and errors still print; the exit code is unchanged")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE (default: none)")->group(g_out);
   auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never (default: block, or the configuration's fail-on:)")
@@ -241,7 +241,7 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}))->group(g_out);
   app.add_option("--category", o.category, "SARIF automationDetails.id (default: review-action/<ruleset>/)")->group(g_out);
   app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE (default: the configuration's baseline:, else none)")->group(g_out);
-  app.add_option("--write-baseline", o.write_baseline, "Write the fingerprints of this run's findings to FILE (default: none)")->group(g_out);
+  app.add_option("--write-baseline", write_baseline, "Shorthand for --format baseline=FILE: the fingerprints of this run's unsuppressed findings, which a later --baseline FILE accepts (default: none)")->group(g_out);
   bool no_differential = false;
   app.add_flag("--no-differential", no_differential,
                "Judge findings the base already has like new ones (default: a finding off the added lines that the "
@@ -462,6 +462,7 @@ int run(int argc, char** argv) {
       o.outputs.push_back(s);
     }
     if (!sarif.empty()) o.outputs.push_back({"sarif", sarif});
+    if (!write_baseline.empty()) o.outputs.push_back({"baseline", write_baseline});
     // Standard output holds one document: two formats there would run together unparseably.
     {
       std::vector<std::string> to_stdout;

@@ -395,13 +395,6 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   }
   run.exit_code = exit_code;
 
-  if (!opts.write_baseline.empty()) {
-    std::ostringstream s;
-    report::write_baseline(s, findings, source);
-    std::string e;
-    if (!write_file_atomically(opts.write_baseline, s.str(), e)) err << "runner: " << e << "\n";
-  }
-
   // 5. Outputs: every one a reporter of the one table (report::make_reporter), driven through one
   //    report::FanOut, so one that fails stops none of the others. Files render into memory and
   //    are written atomically (output.hpp); the check run and the sticky comment publish through

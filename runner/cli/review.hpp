@@ -38,7 +38,7 @@ struct ReviewOptions {
   std::string filter = "added";             ///< added|context|file|all
   std::string color = "auto";               ///< auto|always|never
   std::string category;                     ///< SARIF automationDetails.id override
-  std::string baseline, write_baseline;     ///< fingerprint files
+  std::string baseline;                     ///< fingerprint file to suppress (--write-baseline is an output)
   std::string check_run;                    ///< check-run name ("" = none)
   bool comment = false;                     ///< sticky PR comment
   std::string token_env = "GITHUB_TOKEN";   ///< variable holding the API token

@@ -13,6 +13,7 @@
 #include "runner/report/rdjson.hpp"
 #include "runner/report/sarif.hpp"
 #include "runner/report/summary.hpp"
+#include "runner/report/suppress.hpp"
 #include "runner/report/text.hpp"
 
 namespace review::report {
@@ -47,6 +48,7 @@ constexpr FormatRow kFormats[] = {
     {"markdown", &make_summary_reporter, Destination::Stream},  // the same review report, meant for a file next to the RFC
     {"rdjson", &make_rdjson_reporter, Destination::Stream},
     {"codeclimate", &make_codeclimate_reporter, Destination::Stream},
+    {"baseline", &make_baseline_reporter, Destination::Stream},  // fingerprints for a later --baseline
     {"check-run", &make_check_run_reporter, Destination::GitHub},
     {"comment", &make_comment_reporter, Destination::GitHub},
 };

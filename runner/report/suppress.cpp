@@ -150,6 +150,26 @@ void write_baseline(std::ostream& out, const std::vector<Finding>& findings, con
   out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
+namespace {
+
+class BaselineReporter final : public Reporter {
+ public:
+  BaselineReporter(std::ostream& out, SourceLookup source) : out_(out), source_(std::move(source)) {}
+  void add(const Finding& finding) override { findings_.push_back(finding); }
+  void finish(const RunInfo&) override { write_baseline(out_, findings_, source_); }
+
+ private:
+  std::ostream& out_;
+  SourceLookup source_;
+  std::vector<Finding> findings_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_baseline_reporter(std::ostream& out, const ReportOptions& options) {
+  return std::make_unique<BaselineReporter>(out, options.source);
+}
+
 int apply_baseline(std::vector<Finding>& findings, const std::set<std::string>& baseline,
                    const SourceLookup& source) {
   auto prints = fingerprints(findings, source);

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -81,6 +82,12 @@ std::set<std::string> read_baseline(std::istream& in, const std::string& name);
 /// Writes the fingerprints of the unsuppressed findings as a sorted JSON array (one per line).
 void write_baseline(std::ostream& out, const std::vector<review::dsl::Finding>& findings,
                     const SourceLookup& source = {});
+
+/// Returns the `baseline` reporter (`--format baseline=FILE`, `--write-baseline FILE`): it keeps
+/// the findings it is given and, in `finish`, writes write_baseline(out, findings,
+/// options.source) -- the file `--baseline` reads back. Like every output it goes through
+/// report::FanOut, so a file that cannot be written is an output failure (exit 3), not a warning.
+std::unique_ptr<Reporter> make_baseline_reporter(std::ostream& out, const ReportOptions& options);
 
 /// Marks every unsuppressed finding whose fingerprint is in `baseline` as suppressed, kind
 /// "external", reason "in baseline". Returns how many it marked.

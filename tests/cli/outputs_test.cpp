@@ -109,3 +109,38 @@ TEST_CASE("--token-env names the variable the token is read from, whatever its n
   CHECK(r.err.find("GitHub output skipped") == std::string::npos);
   CHECK(count_requests(mock, "POST", "/repos/o/r/issues/5/comments") == 1);
 }
+
+TEST_CASE("--write-baseline is an output: its file suppresses the same findings later, and a failure to write it exits 3") {
+  review::test::TempDir tmp;
+  fs::path baseline = tmp.path() / "baseline.json";
+  fs::path json = tmp.path() / "out.json";
+  // No GitHub output here; the server URL is never called.
+  auto first = review_with_github("http://127.0.0.1:9", {"--write-baseline", baseline.string(), "--format",
+                                                          "json=" + json.string()});
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  auto written = nlohmann::json::parse(slurp(baseline), nullptr, false);
+  REQUIRE(written.is_array());
+  auto report = nlohmann::json::parse(slurp(json), nullptr, false);
+  REQUIRE(!report.is_discarded());
+  CHECK(report["verdict"] == "block");  // mini.rules blocks on this fixture pair
+  CHECK(written.size() >= 1);
+
+  // The same run against that baseline: every finding is suppressed, the verdict is no longer block.
+  fs::path json2 = tmp.path() / "out2.json";
+  auto second = review_with_github("http://127.0.0.1:9", {"--baseline", baseline.string(), "--format",
+                                                           "json=" + json2.string()});
+  INFO(second.err);
+  CHECK(second.exit_code == 0);
+  auto report2 = nlohmann::json::parse(slurp(json2), nullptr, false);
+  REQUIRE(!report2.is_discarded());
+  CHECK(report2["verdict"] != "block");
+
+  // An unwritable baseline is an output failure like any other: exit 3, the other file written.
+  fs::path json3 = tmp.path() / "out3.json";
+  auto third = review_with_github("http://127.0.0.1:9", {"--write-baseline", "/nonexistent/dir/b.json", "--format",
+                                                          "json=" + json3.string()});
+  CHECK(third.exit_code == 3);
+  CHECK(third.err.find("/nonexistent/dir/b.json") != std::string::npos);
+  CHECK(fs::exists(json3));
+}

@@ -10,14 +10,14 @@ using namespace review::report;
 using namespace review::report::testing;
 
 TEST_CASE("make_reporter knows every format and names them on error") {
-  CHECK(report_formats() == std::vector<std::string>{"text", "json", "sarif", "github", "summary", "markdown", "rdjson", "codeclimate"});
+  CHECK(report_formats() == std::vector<std::string>{"text", "json", "sarif", "github", "summary", "markdown", "rdjson", "codeclimate", "baseline"});
   std::ostringstream out;
   for (const auto& f : report_formats()) CHECK(make_reporter(f, out, {}) != nullptr);
   try {
     make_reporter("xml", out, {});
     FAIL("no exception");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()) == "unknown format 'xml' (valid: text, json, sarif, github, summary, markdown, rdjson, codeclimate)");
+    CHECK(std::string(e.what()) == "unknown format 'xml' (valid: text, json, sarif, github, summary, markdown, rdjson, codeclimate, baseline)");
   }
 }
 
