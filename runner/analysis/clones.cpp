@@ -358,7 +358,21 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, int min_lines,
   return find_clones(std::move(blocks), o);
 }
 
-std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts) {
+namespace {
+
+// Windows known to be frequent over a larger corpus than the blocks searched (the existing code
+// find_clones_with_existing left out): treated as if they occurred in more than kMaxPostings places.
+struct Frequent {
+  std::unordered_set<uint64_t> blank, exact;
+};
+
+uint64_t window_hash(const std::vector<uint64_t>& th, size_t i) {
+  uint64_t h = 0;
+  for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
+  return h;
+}
+
+std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts, const Frequent* known) {
   std::vector<ClonePair> out;
   std::vector<Seq> seqs;
   seqs.reserve(blocks.size());
@@ -373,11 +387,9 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
     uint32_t block, pos;
     bool operator<(const Seed& o) const { return std::tie(hash, block, pos) < std::tie(o.hash, o.block, o.pos); }
   };
-  auto window = [](const std::vector<uint64_t>& th, size_t i) {
-    uint64_t h = 0;
-    for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
-    return h;
-  };
+  auto window = window_hash;
+  auto known_blank = [&](uint64_t h) { return known && known->blank.count(h) > 0; };
+  auto known_exact = [&](uint64_t h) { return known && known->exact.count(h) > 0; };
   std::vector<Seed> seeds, exact_seeds;
   for (uint32_t bi = 0; bi < seqs.size(); ++bi)
     for (size_t i = 0; i + kSeed <= seqs[bi].blank.size(); ++i)
@@ -389,7 +401,7 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
   for (size_t g = 0; g < seeds.size();) {
     size_t e = g;
     while (e < seeds.size() && seeds[e].hash == seeds[g].hash) ++e;
-    if (e - g > kMaxPostings)
+    if (e - g > kMaxPostings || known_blank(seeds[g].hash))
       for (size_t k = g; k < e; ++k)
         exact_seeds.push_back({window(seqs[seeds[k].block].exact, seeds[k].pos), seeds[k].block, seeds[k].pos});
     g = e;
@@ -411,13 +423,17 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
   for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
     for (size_t g = 0; g < ss->size();) {
       const auto& p = *ss;
+      const bool exact = ss == &exact_seeds;
       size_t e = g;
       while (e < p.size() && p[e].hash == p[g].hash) ++e;
-      if (e - g <= kMaxPostings)
+      bool any_added = false;
+      for (size_t x = g; x < e && !any_added; ++x) any_added = blocks[p[x].block].added;
+      if (any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash)))
         for (size_t x = g; x < e; ++x)
           for (size_t y = x + 1; y < e; ++y) {
             uint32_t ba = p[x].block, pa = p[x].pos, bb = p[y].block, pb = p[y].pos;
             if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+            if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
             if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
             matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
           }
@@ -452,8 +468,8 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
     const CodeBlock& B = blocks[kb];
     for (const auto& [x, sim] : kept) {
       int la0 = sa.tok[x.a0]->line, la1 = sa.tok[x.a1 - 1]->line, lb0 = sb.tok[x.b0]->line, lb1 = sb.tok[x.b1 - 1]->line;
-      ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}},
-                   {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}},
+      ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}, A.added},
+                   {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}, B.added},
                    sim, static_cast<int>(std::min(x.a1 - x.a0, x.b1 - x.b0))};
       out.push_back(std::move(cp));
     }
@@ -463,6 +479,98 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
            std::tie(y.a.file, y.a.start_line, y.a.end_line, y.b.file, y.b.start_line, y.b.end_line);
   });
   return out;
+}
+
+}  // namespace
+
+std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts) {
+  return search_clones(std::move(blocks), opts, nullptr);
+}
+
+std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, size_t count,
+                                                 const ExistingLoader& load, const CloneOptions& opts) {
+  // Pass 1: how often each window of an added block occurs, added blocks and existing code
+  // together (names blanked, and names kept), and which files hold which of them.
+  std::unordered_map<uint64_t, uint32_t> blank_count, exact_count;
+  for (auto& b : added) {
+    b.added = true;
+    if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
+    Seq s = make_seq(b.tokens);
+    for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
+      ++blank_count[window_hash(s.blank, i)];
+      ++exact_count[window_hash(s.exact, i)];
+    }
+  }
+  if (added.empty()) return {};
+  // A window of existing code that is also a window of an added block.
+  struct Hit {
+    uint32_t block, pos;
+    uint64_t blank, exact;
+    bool has_exact;  // the window with names kept is also an added block's
+  };
+  std::vector<std::vector<Hit>> hits(count);
+  for (size_t f = 0; f < count; ++f) {
+    auto loaded = load(f);
+    for (uint32_t bi = 0; bi < loaded.size(); ++bi) {
+      auto& b = loaded[bi];
+      if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
+      Seq s = make_seq(b.tokens);
+      for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
+        uint64_t h = window_hash(s.blank, i);
+        auto it = blank_count.find(h);
+        if (it == blank_count.end()) continue;  // shares nothing with an added block
+        ++it->second;
+        uint64_t e = window_hash(s.exact, i);
+        auto jt = exact_count.find(e);
+        if (jt != exact_count.end()) ++jt->second;
+        hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, jt != exact_count.end()});
+      }
+    }
+  }
+  // Pass 2: the regions of existing code around windows that are seeds with an added block
+  // (rare over the whole corpus, names blanked or kept), searched with the whole corpus's
+  // frequencies. A chain's consecutive windows are at most kMaxGap tokens apart on each side,
+  // so every clone's existing side lies in one region: a maximal run of such windows with gaps of
+  // at most kMaxGap, widened to whole lines. A region keeps its file's tokens (never tokenized
+  // on its own, so a docstring or bracket that starts before it reads the same).
+  Frequent known;
+  for (const auto& [h, n] : blank_count)
+    if (n > kMaxPostings) known.blank.insert(h);
+  for (const auto& [h, n] : exact_count)
+    if (n > kMaxPostings) known.exact.insert(h);
+  std::vector<CodeBlock> blocks = std::move(added);
+  for (size_t f = 0; f < count; ++f) {
+    std::vector<std::pair<uint32_t, uint32_t>> seeds;  // (block, position), in order
+    for (const Hit& h : hits[f])
+      if (!known.blank.count(h.blank) || (h.has_exact && !known.exact.count(h.exact))) seeds.emplace_back(h.block, h.pos);
+    hits[f] = {};
+    if (seeds.empty()) continue;
+    auto loaded = load(f);
+    for (size_t k = 0; k < seeds.size();) {
+      uint32_t bi = seeds[k].first;
+      if (bi >= loaded.size()) break;  // the loader gave fewer blocks than the first time
+      CodeBlock& b = loaded[bi];
+      if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
+      Seq s = make_seq(b.tokens);
+      std::vector<std::pair<int, int>> lines;  // block-relative line ranges of the regions
+      while (k < seeds.size() && seeds[k].first == bi) {
+        size_t first = seeds[k].second, last = first;
+        while (++k < seeds.size() && seeds[k].first == bi && seeds[k].second <= last + kMaxGap) last = seeds[k].second;
+        if (last + kSeed > s.tok.size()) break;  // the loader gave other tokens than the first time
+        int l0 = s.tok[first]->line, l1 = s.tok[last + kSeed - 1]->line;
+        if (!lines.empty() && l0 <= lines.back().second) lines.back().second = std::max(lines.back().second, l1);
+        else lines.emplace_back(l0, l1);
+      }
+      for (auto [l0, l1] : lines) {
+        if (l1 - l0 + 1 < opts.min_lines) continue;
+        CodeBlock r{b.file, b.start_line + l0, b.start_line + l1, lines_of(b.text, l0, l1), {}, false};
+        for (const CloneToken& t : b.tokens)
+          if (t.line >= l0 && t.line <= l1) r.tokens.push_back({t.text, t.kind, t.line - l0, t.filler});
+        blocks.push_back(std::move(r));
+      }
+    }
+  }
+  return search_clones(std::move(blocks), opts, &known);
 }
 
 }  // namespace review::analysis

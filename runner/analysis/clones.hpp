@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,18 +37,21 @@ std::vector<CloneToken> generic_clone_tokens(std::string_view text);
 
 /// A block of source lines: \a text holds lines start_line..end_line (1-based, inclusive) of
 /// \a file, joined with '\n'. \a tokens are its tokens; when empty, find_clones fills them with
-/// generic_clone_tokens(text).
+/// generic_clone_tokens(text). \a added is false for existing code (lines a change did not
+/// add): a clone needs at least one added side, so two existing blocks are never compared.
 struct CodeBlock {
   std::string file;
   int start_line = 0, end_line = 0;
   std::string text;
   std::vector<CloneToken> tokens;
+  bool added = true;
 };
 
 /// Two matching regions; each side is the matched sub-range of an input block (its own
 /// file, line range and text).
 struct ClonePair {
-  CodeBlock a, b;       ///< a.file < b.file (byte order); then by a.start_line. `tokens` are left empty.
+  CodeBlock a, b;       ///< a.file < b.file (byte order); then by a.start_line. `tokens` are left
+                        ///< empty; `added` is the input block's.
   double similarity;    ///< see find_clones
   int tokens = 0;       ///< non-filler tokens of the shorter side
 };
@@ -60,8 +64,8 @@ struct CloneOptions {
   double min_similarity = 0.8;  ///< Dice similarity, see find_clones
 };
 
-/// Every maximal clone between blocks of two DIFFERENT files whose token sequences match after
-/// renaming identifiers.
+/// Every maximal clone between blocks of two DIFFERENT files, at least one of them added
+/// (CodeBlock::added), whose token sequences match after renaming identifiers.
 ///
 /// Method: filler tokens (import statements, docstrings) are dropped. Windows of 8 tokens with
 /// every identifier blanked are hashed; a window occurring in more than 64 places is hashed
@@ -85,6 +89,24 @@ struct CloneOptions {
 /// not clones. Pairs whose both spans lie inside another reported pair of the same two blocks
 /// are left out. Never throws; empty or identifier-free blocks never match.
 std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts);
+
+/// Loads the existing code of candidate file \a i (0 <= i < count) as blocks whose `added` is
+/// false (`tokens` may be left empty); an empty vector when the file has none. May be called
+/// twice for one file (see find_clones_with_existing); must return the same blocks each time.
+using ExistingLoader = std::function<std::vector<CodeBlock>(size_t i)>;
+
+/// The clones of find_clones over \a added plus the existing code of \a count files, without
+/// holding all of that code at once. Pass 1 loads each file, hashes its windows and counts those
+/// that also occur in an added block (so window frequencies are those of the whole corpus);
+/// pass 2 loads again only the files holding a window that is a seed with an added block (rare
+/// enough, the 64-place rule of find_clones), and searches only the regions around such windows
+/// (runs of them at most 32 tokens apart, widened to whole lines; every clone's existing side
+/// lies in one). The result equals find_clones(added + every loaded block), restricted to pairs
+/// with an added side. Cost: one token scan of every file, then find_clones over the added
+/// blocks and the regions; memory: the added blocks, one file at a time and the regions.
+/// Blocks of \a added get `added` true. Never throws unless \a load does.
+std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, size_t count,
+                                                 const ExistingLoader& load, const CloneOptions& opts);
 
 /// The same with the defaults of CloneOptions except `min_lines` and `min_similarity`, and no
 /// token minimum (for callers that compare line ranges only).

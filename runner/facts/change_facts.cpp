@@ -225,6 +225,16 @@ std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool 
   return t;
 }
 
+std::optional<std::string> ChangeFacts::head_text(const std::string& path) {
+  std::optional<std::string> t;
+  {
+    std::lock_guard lock(mu_);
+    t = change_->content->head(path);
+  }
+  if (t && (t->size() > options_.max_file_bytes || t->find('\0') != std::string::npos)) return std::nullopt;
+  return t;
+}
+
 std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& path, bool base,
                                                             std::optional<std::string> text) {
   if (!text) return nullptr;

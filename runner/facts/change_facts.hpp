@@ -102,6 +102,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   const std::vector<Repository>& repositories() const override { return repositories_; }
   std::vector<FileRef> files(const dsl::Scope& scope) override;
   const std::vector<std::string>& repo_files() override;
+  std::optional<std::string> head_text(const std::string& path) override;
   void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
   void note(const std::string& text) override;

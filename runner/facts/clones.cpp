@@ -1,6 +1,10 @@
-// Source `clones`: one fact per pair of similar added blocks in two different files.
+// Source `clones`: one fact per clone between an added block and an added block or existing code
+// of another file (runner/analysis/clones.hpp).
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <tuple>
+#include <utility>
 
 #include "runner/analysis/clones.hpp"
 #include "runner/lang/python/tokens.hpp"
@@ -16,19 +20,57 @@ using dsl::Value;
 using T = dsl::Type;
 using util::field;
 
+// Clone tokens of `text` in the language of `path`.
+std::vector<analysis::CloneToken> tokens_of(lang::Language language, const std::string& text) {
+  return language == lang::Language::Python ? lang::python::clone_tokens(text) : analysis::generic_clone_tokens(text);
+}
+
+// Lines [a, b] (1-based) of `lines` as one block of `path`.
+analysis::CodeBlock block_of(const std::string& path, lang::Language language, const std::vector<std::string>& lines,
+                             int a, int b, bool added) {
+  std::string text;
+  for (int l = a; l <= b; ++l) text += lines[l - 1] + "\n";
+  auto tokens = tokens_of(language, text);
+  return {path, a, b, std::move(text), std::move(tokens), added};
+}
+
+// Maximal runs of lines [1, n] whose `added` state is `want`, at least `min_lines` long, as
+// (first, last) pairs.
+std::vector<std::pair<int, int>> runs_of(int n, const std::set<int>& added, bool want, int min_lines) {
+  std::vector<std::pair<int, int>> out;
+  for (int a = 1; a <= n;) {
+    if ((added.count(a) > 0) != want) {
+      ++a;
+      continue;
+    }
+    int b = a;
+    while (b + 1 <= n && (added.count(b + 1) > 0) == want) ++b;
+    if (b - a + 1 >= min_lines) out.emplace_back(a, b);
+    a = b + 1;
+  }
+  return out;
+}
+
 class ClonesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
     return {"clones",
-            "one fact per clone between added blocks of two different files (identifiers abstracted; imports, "
-            "docstrings and constant tables never count); minimum size from `let clone_min_lines` (5), "
-            "`clone_min_tokens` (50), `clone_min_similarity` (80, percent)",
+            "one fact per clone between an added block and an added block or existing code of another file "
+            "(identifiers abstracted; imports, docstrings and constant tables never count). The scope says what "
+            "an added block is compared with: `changed`, the changed files (their added blocks and the rest of "
+            "their head text); `repo`, every head file of the repository (a glob list or file list: those "
+            "files); existing code is read from Python and C/C++ files of a language some added block is in. "
+            "Two existing blocks are never compared; `base` has no clones. Minimum size from "
+            "`let clone_min_lines` (5), `clone_min_tokens` (50), `clone_min_similarity` (80, percent)",
             true,
             {
-                field("file", T::String, "path of the first block"),
-                field("line", T::Int, "first line of the first block"),
-                field("a", T::Fact, "first block (file, line, end_line, text)", "location"),
-                field("b", T::Fact, "second block (file, line, end_line, text)", "location"),
+                field("file", T::String, "path of the added block (the first block)"),
+                field("line", T::Int, "first line of the added block"),
+                field("a", T::Fact, "the added block (file, line, end_line, text; added is true)", "location"),
+                field("b", T::Fact,
+                      "the other block (file, line, end_line, text; added: true when it was added by the change too, "
+                      "false when it is existing code of the head version)",
+                      "location"),
                 field("similarity", T::Int, "token similarity after renaming identifiers, percent"),
                 field("lines", T::Int, "number of lines of the first block"),
                 field("tokens", T::Int, "tokens of the shorter side (imports and docstrings not counted)"),
@@ -46,31 +88,63 @@ class ClonesSource final : public Source {
     opts.min_tokens = setting("clone_min_tokens", opts.min_tokens);
     opts.min_similarity = std::min(100, setting("clone_min_similarity", 80)) / 100.0;
     std::vector<analysis::CodeBlock> blocks;
+    std::set<lang::Language> languages;  // of the added blocks
+    // Existing code: the head text outside added lines of the scope's files (the changed ones'
+    // parsed models; the others read as text, never parsed).
+    struct Existing {
+      std::string path;
+      lang::Language language;
+      std::shared_ptr<const lang::SourceModel> model;  // changed files
+      const std::set<int>* added = nullptr;
+    };
+    std::vector<Existing> existing;
     for (const auto& r : ctx.files(scope)) {
-      if (r.base || !r.changed || r.changed->added_lines.empty()) continue;
+      if (r.base) continue;
+      lang::Language language = lang::language_of(r.path);
+      if (!r.changed) {
+        existing.push_back({r.path, language, nullptr, nullptr});
+        continue;
+      }
       auto m = ctx.model(r.path, false);
       if (!m) continue;
       int n = static_cast<int>(m->text_lines.size());
       const auto& added = r.changed->added_lines;
-      for (auto it = added.begin(); it != added.end();) {
-        int a = *it, b = a;
-        auto jt = std::next(it);
-        while (jt != added.end() && *jt == b + 1) b = *jt++;
-        it = jt;
-        if (b - a + 1 < opts.min_lines || b > n) continue;
-        std::string text;
-        for (int l = a; l <= b; ++l) text += m->text_lines[l - 1] + "\n";
-        auto tokens = m->language == lang::Language::Python ? lang::python::clone_tokens(text)
-                                                           : analysis::generic_clone_tokens(text);
-        blocks.push_back({r.path, a, b, std::move(text), std::move(tokens)});
+      if (added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added});
+      if (added.empty()) continue;
+      bool any = false;
+      for (auto [a, b] : runs_of(n, added, true, opts.min_lines)) {
+        blocks.push_back(block_of(r.path, m->language, m->text_lines, a, b, true));
+        any = true;
       }
+      if (any) languages.insert(m->language);
     }
-    for (const auto& p : analysis::find_clones(std::move(blocks), opts)) {
+    std::erase_if(existing, [&](const Existing& e) {
+      return (e.language != lang::Language::Python && e.language != lang::Language::Cpp) || !languages.count(e.language);
+    });
+    auto load = [&](size_t i) {
+      const Existing& e = existing[i];
+      std::vector<analysis::CodeBlock> loaded;
+      if (e.model) {
+        for (auto [a, b] : runs_of(static_cast<int>(e.model->text_lines.size()), *e.added, false, opts.min_lines))
+          loaded.push_back(block_of(e.path, e.language, e.model->text_lines, a, b, false));
+        return loaded;
+      }
+      auto text = ctx.head_text(e.path);
+      if (!text) return loaded;
+      auto lines = lang::split_lines(*text);
+      int n = static_cast<int>(lines.size());
+      if (n >= opts.min_lines) loaded.push_back(block_of(e.path, e.language, lines, 1, n, false));
+      return loaded;
+    };
+    auto pairs = existing.empty() ? analysis::find_clones(std::move(blocks), opts)
+                                  : analysis::find_clones_with_existing(std::move(blocks), existing.size(), load, opts);
+    for (auto& p : pairs) {
       if (p.a.file == p.b.file) continue;
+      if (!p.a.added) std::swap(p.a, p.b);  // the added side first: a finding lands on it
       auto loc = [&](const analysis::CodeBlock& b) {
         auto f = dsl::make_fact("location", b.file, b.start_line);
         f->end_line = b.end_line;
-        f->set("added", Value(true));
+        f->set("added", Value(b.added));
         f->set("text", Value(b.text));
         return FactPtr(f);
       };
@@ -83,6 +157,10 @@ class ClonesSource final : public Source {
       f->set("tokens", Value(p.tokens));
       out.push_back(f);
     }
+    // in file order, then line order
+    std::stable_sort(out.begin(), out.end(), [](const FactPtr& x, const FactPtr& y) {
+      return std::tie(x->file, x->line) < std::tie(y->file, y->line);
+    });
     return out;
   }
 };

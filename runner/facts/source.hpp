@@ -29,6 +29,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,11 @@ class SourceContext {
   virtual void prefetch(const std::vector<FileRef>& refs, bool analyses) = 0;
   /// The model of one file side, parsed on first use and cached; nullptr when the file has no text.
   virtual std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) = 0;
+  /// The head text of `path` for a reader that needs no parse tree (a token scan), read without
+  /// parsing or caching; nullopt when the file has no head text, holds a NUL byte or is larger
+  /// than the parse limit (`--max-file-bytes`), the files `model` skips. Records no note.
+  /// Thread-safe.
+  virtual std::optional<std::string> head_text(const std::string& path) = 0;
   /// The per-file facts `source` builds for `ref` (Source::build_file), cached per file side.
   /// Throws dsl::FactsError when `source` is unknown or has no per-file build.
   virtual const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) = 0;

@@ -240,3 +240,94 @@ TEST_CASE("clones: an exact copy of frequent boilerplate is still found", "[clon
   CHECK(r[0].a.start_line == 5);
   CHECK(r[0].a.end_line == 14);
 }
+
+namespace {
+using review::analysis::find_clones_with_existing;
+
+// `existing` as a loader of one block per file, every block existing code.
+review::analysis::ExistingLoader loader_of(const std::vector<CodeBlock>& existing) {
+  return [&existing](size_t i) {
+    CodeBlock b = existing[i];
+    b.added = false;
+    return std::vector<CodeBlock>{b};
+  };
+}
+
+std::string spans(const std::vector<ClonePair>& r) {
+  std::string s;
+  for (const auto& p : r)
+    s += p.a.file + ":" + std::to_string(p.a.start_line) + "-" + std::to_string(p.a.end_line) + (p.a.added ? "+" : "=") +
+         " " + p.b.file + ":" + std::to_string(p.b.start_line) + "-" + std::to_string(p.b.end_line) +
+         (p.b.added ? "+" : "=") + "\n";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("clones: an added block copied from existing code of another file, names changed", "[clones]") {
+  std::string original = "def chunk_a(positions, query, keys, budget, width, k, scale, dtype, dev, starts):\n" + kChunk + kTailA;
+  std::string pasted = "def chunk_b(pos, q, kv, cap, cols, k, sm, dt, device, starts, weights):\n" +
+                       rename(kChunk, {{"total_rows", "num_tokens"}, {"positions", "pos"}, {"budget", "cap"},
+                                       {"chunk", "step"}, {"scores", "logits"}});
+  std::vector<CodeBlock> existing = {py("m/v2.py", 1, original)};
+  auto r = find_clones_with_existing({py("m/v4.py", 300, pasted)}, existing.size(), loader_of(existing), CloneOptions{});
+  REQUIRE(r.size() == 1);
+  // a: the existing side (m/v2.py sorts first), b: the added block
+  CHECK(r[0].a.file == "m/v2.py");
+  CHECK(!r[0].a.added);
+  CHECK(r[0].b.file == "m/v4.py");
+  CHECK(r[0].b.added);
+  CHECK(r[0].b.start_line <= 302);
+  CHECK(r[0].similarity >= 0.8);
+  // existing code alone is never compared with itself
+  CodeBlock x = py("a.py", 1, original), y = py("b.py", 1, original);
+  x.added = y.added = false;
+  CHECK(find_clones({x, y}, CloneOptions{}).empty());
+  CHECK(find_clones_with_existing({}, 2, loader_of({x, y}), CloneOptions{}).empty());
+  // same file: an added block that copies existing code of its own file is not a pair
+  std::vector<CodeBlock> own = {py("m/v4.py", 1, original)};
+  CHECK(find_clones_with_existing({py("m/v4.py", 300, pasted)}, own.size(), loader_of(own), CloneOptions{}).empty());
+  // under the minimum: four pasted lines
+  std::string four = rename(kChunk.substr(0, kChunk.find("    for start")), {{"chunk", "step"}});
+  CHECK(find_clones_with_existing({py("m/v4.py", 300, four)}, existing.size(), loader_of(existing), CloneOptions{5, 0, 0.8}).empty());
+  CHECK(!find_clones_with_existing({py("m/v4.py", 300, four)}, existing.size(), loader_of(existing), CloneOptions{4, 0, 0.8}).empty());
+}
+
+TEST_CASE("clones: the two-pass search over existing code equals one search over all of it", "[clones]") {
+  // 70 files of field boilerplate (every window frequent with names blanked), the chunk block in
+  // one more; the added blocks copy a boilerplate file exactly and the chunk block with renames,
+  // and two added blocks copy each other.
+  std::vector<CodeBlock> existing;
+  for (int f = 0; f < 70; ++f) {
+    std::string text;
+    for (int k = 0; k < 10; ++k)
+      text += "    f" + std::to_string(f) + "_" + std::to_string(k) + ": torch.Tensor | None = None\n";
+    existing.push_back(py("m" + std::to_string(f) + ".py", 1, text));
+    existing.back().added = false;
+  }
+  existing.push_back(py("z/chunk.py", 10, kChunk + kTailA));
+  existing.back().added = false;
+  std::string other = "def load(path):\n    with open(path) as fh:\n        text = fh.read()\n    items = text.split(',')\n"
+                      "    return [int(x) for x in items]\n";
+  existing.push_back(py("unrelated.py", 1, other + other));
+  existing.back().added = false;
+  std::vector<CodeBlock> added = {py("copy.py", 5, existing[3].text),
+                                  py("new/a.py", 1, rename(kChunk, {{"chunk", "step"}, {"rows", "idx"}})),
+                                  py("new/b.py", 1, rename(kChunk, {{"chunk", "piece"}}) + kTailB)};
+  size_t calls = 0;
+  auto load = [&](size_t i) {
+    ++calls;
+    return std::vector<CodeBlock>{existing[i]};
+  };
+  auto two_pass = find_clones_with_existing(added, existing.size(), load, CloneOptions{});
+  std::vector<CodeBlock> all = added;
+  all.insert(all.end(), existing.begin(), existing.end());
+  auto one_pass = find_clones(all, CloneOptions{});
+  CHECK(spans(two_pass) == spans(one_pass));
+  CHECK(spans(two_pass) ==
+        "copy.py:5-14+ m3.py:1-10=\n"
+        "new/a.py:1-10+ new/b.py:1-10+\n"
+        "new/a.py:1-10+ z/chunk.py:10-19=\n"
+        "new/b.py:1-10+ z/chunk.py:10-19=\n");
+  // pass 2 loads only the files that share a rare window with an added block: m3.py and chunk.py
+  CHECK(calls == existing.size() + 2);
+}

@@ -360,6 +360,67 @@ TEST_CASE("clones: similar added blocks in two different files", "[facts]") {
   CHECK(plain->query("clones", kChanged).empty());
 }
 
+TEST_CASE("clones: an added block that copies existing code of another file", "[facts]") {
+  const std::string block =
+      "def load(self, path):\n"
+      "    data = read_file(path)\n"
+      "    parts = data.split(',')\n"
+      "    total = 0\n"
+      "    for p in parts:\n"
+      "        total += int(p)\n"
+      "    return total\n";
+  std::string renamed = block;
+  for (auto [from, to] : {std::pair{"data", "blob"}, std::pair{"parts", "items"}, std::pair{"load", "read"}})
+    for (size_t p; (p = renamed.find(from)) != std::string::npos;) renamed.replace(p, std::string(from).size(), to);
+  const std::string head_a = "import os\n\n\ndef first():\n    return 1\n\n\n" + renamed;
+  review::dsl::RulesetData d;
+  d.lets.emplace_back("clone_min_tokens", Value(30));
+  // a.py gains a renamed copy of b.py's existing `load`; c.py and d.py hold the same old code
+  ChangeBuilder b;
+  b.file("a.py", "import os\n\n\ndef first():\n    return 1\n", head_a);
+  b.unchanged("b.py", "X = 1\n\n" + block);
+  b.unchanged("c.py", block);
+  b.unchanged("d.py", block);
+  auto facts = b.facts();
+  facts->configure(d);
+  // changed scope: b.py is not changed, so nothing to compare with
+  CHECK(facts->query("clones", kChanged).empty());
+  const auto& c = facts->query("clones", kRepo);
+  // one fact per other file; never c.py with d.py (both existing)
+  REQUIRE(c.size() == 3);
+  CHECK(s(c[0]->get("a"), "file") == "a.py");
+  CHECK(s(c[0]->get("a"), "added") == "true");
+  CHECK(c[0]->line == 8);
+  CHECK(s(c[0]->get("b"), "file") == "b.py");
+  CHECK(s(c[0]->get("b"), "line") == "3");
+  CHECK(s(c[0]->get("b"), "added") == "false");
+  CHECK(s(c[1]->get("b"), "file") == "c.py");
+  CHECK(s(c[2]->get("b"), "file") == "d.py");
+  // the copied file changed elsewhere: its existing lines count in the changed scope
+  ChangeBuilder e;
+  e.file("a.py", "import os\n\n\ndef first():\n    return 1\n", head_a);
+  e.file("b.py", "X = 1\n\n" + block, "X = 2\n\n" + block);
+  auto efacts = e.facts();
+  efacts->configure(d);
+  const auto& ec = efacts->query("clones", kChanged);
+  REQUIRE(ec.size() == 1);
+  CHECK(ec[0]->file == "a.py");
+  CHECK(s(ec[0]->get("b"), "file") == "b.py");
+  CHECK(s(ec[0]->get("b"), "added") == "false");
+  // a copy of existing code of its own file is not a pair; nor a copy shorter than the minimum
+  ChangeBuilder own;
+  own.file("a.py", block, block + "\n" + renamed);
+  own.unchanged("z.py", "x = 1\n");
+  auto ofacts = own.facts();
+  ofacts->configure(d);
+  CHECK(ofacts->query("clones", kRepo).empty());
+  review::dsl::RulesetData big = d;
+  big.lets.emplace_back("clone_min_lines", Value(8));
+  auto bfacts = b.facts();
+  bfacts->configure(big);
+  CHECK(bfacts->query("clones", kRepo).empty());
+}
+
 TEST_CASE("siblings: unchanged name variants of a changed function; suffix list from a let", "[facts]") {
   const std::string base =
       "def gather_rows(x):\n    return x\n\ndef gather_rows_opt(x):\n    return x\n\ndef gather_rows_custom(x):\n    return x\n";
