@@ -63,6 +63,19 @@ std::vector<std::string_view> split_keyword(std::string_view t, std::string_view
 
 }  // namespace
 
+bool is_truth_wrapper(std::string_view callee) {
+  callee = trim(callee);
+  if (callee == "bool") return true;
+  size_t dot = callee.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? callee : callee.substr(dot + 1);
+  if (dot != std::string_view::npos) {
+    // The prefix is a dotted name (`tl`, `fx.expr`), nothing else (`f(x).constexpr` is not).
+    for (char c : callee.substr(0, dot))
+      if (!word_char(c) && c != '.') return false;
+  }
+  return last == "const_expr" || last == "constexpr";
+}
+
 std::string normalise_condition(std::string_view t) {
   std::string out;
   bool gap = false;
@@ -140,6 +153,27 @@ Formula GuardLogic::parse(std::string_view text) {
     for (size_t i = 1; i + 1 < t.size(); ++i)
       if (top[i]) whole = false;
     if (whole) return parse(t.substr(1, t.size() - 2));
+  }
+  // `const_expr(x)`, `bool(x)`: the truth of `x` (one argument: no comma or keyword `=` at the
+  // argument's depth, and the call's bracket closes at the very end).
+  if (size_t open = t.find('('); open != std::string_view::npos && open > 0 && t.back() == ')' &&
+                                 is_truth_wrapper(t.substr(0, open))) {
+    std::string_view arg = t.substr(open + 1, t.size() - open - 2);
+    std::vector<bool> in = top_level(arg);
+    int depth = 0;
+    bool one = !trim(arg).empty();
+    for (char c : arg) {
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') one = one && --depth >= 0;
+    }
+    for (size_t i = 0; i < arg.size() && one; ++i) {
+      if (!in[i]) continue;
+      if (arg[i] == ',') one = false;
+      bool cmp = (i > 0 && std::string_view("=!<>").find(arg[i - 1]) != std::string_view::npos) ||
+                 (i + 1 < arg.size() && arg[i + 1] == '=');
+      if (arg[i] == '=' && !cmp) one = false;  // a keyword argument
+    }
+    if (one && depth == 0) return parse(arg);
   }
   // The first comparison operator at depth 0 (word operators as whole words).
   size_t best = std::string_view::npos, len = 0;

@@ -31,6 +31,13 @@ struct Formula {
 /// between two word characters: `f( a )` -> `f(a)`, `x  is   None` -> `x is None`.
 std::string normalise_condition(std::string_view t);
 
+/// True when a call to `callee` (its text as written, e.g. `const_expr` or `fx.const_expr`) has
+/// the truth value of its one argument: `bool`, and the compile-time markers of the kernel DSLs
+/// (`const_expr`, `constexpr`, with or without a module prefix), which specialise a kernel on the
+/// test they wrap (`if const_expr(n > 1):` takes the same branch as `if n > 1:`). A guard built
+/// from `bool(x)` or `const_expr(x)` is therefore the guard `x`.
+bool is_truth_wrapper(std::string_view callee);
+
 /// An atom table and the operations on formulas over it. Not thread-safe; cheap to create.
 class GuardLogic {
  public:
@@ -47,7 +54,8 @@ class GuardLogic {
   static Formula any_of(std::vector<Formula> fs);
 
   /// Parses a condition written in Python syntax: `not`, `and`, `or` (usual precedence),
-  /// parentheses, and comparisons (`==`, `!=`, `is`, `is not`, `in`, `not in`, `<`, …) between
+  /// parentheses, a call of a truth wrapper with one argument (is_truth_wrapper: `const_expr(x)`
+  /// is parsed as `x`), and comparisons (`==`, `!=`, `is`, `is not`, `in`, `not in`, `<`, …) between
   /// operands; anything else is one atom. Brackets and string quotes are respected when
   /// splitting. Never throws; an empty text is the atom "".
   Formula parse(std::string_view text);

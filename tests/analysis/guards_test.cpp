@@ -4,6 +4,7 @@
 
 using review::analysis::Formula;
 using review::analysis::GuardLogic;
+using review::analysis::is_truth_wrapper;
 using review::analysis::normalise_condition;
 
 TEST_CASE("guards: normalise keeps one blank between words only") {
@@ -70,4 +71,24 @@ TEST_CASE("guards: the atom limit makes the answer 'not decided'") {
   CHECK_FALSE(g.contradictory(fs));      // 13 atoms > 12
   CHECK(g.contradictory(fs, 13));
   CHECK_FALSE(g.contradictory({}));
+}
+
+TEST_CASE("guards: a truth wrapper with one argument is its argument") {
+  CHECK(is_truth_wrapper("bool"));
+  CHECK(is_truth_wrapper("const_expr"));
+  CHECK(is_truth_wrapper("fx.expr.const_expr"));
+  CHECK(is_truth_wrapper("tl.constexpr"));
+  CHECK_FALSE(is_truth_wrapper("check"));
+  CHECK_FALSE(is_truth_wrapper("f(x).constexpr"));
+  GuardLogic g;
+  CHECK(g.excludes(g.parse("const_expr(n > 1)"), g.parse("not (n > 1)")));
+  CHECK(g.excludes(g.parse("fx.const_expr(not a)"), g.parse("a")));
+  CHECK(g.excludes(g.parse("bool(x is None)"), g.parse("x is not None")));
+  // Not one argument, a keyword argument, or a call that closes before the end: an atom.
+  CHECK_FALSE(g.excludes(g.parse("bool(a, b)"), g.parse("not a")));
+  CHECK_FALSE(g.excludes(g.parse("const_expr(x=a)"), g.parse("not a")));
+  CHECK_FALSE(g.excludes(g.parse("check(a)"), g.parse("not a")));
+  // `const_expr(a) == const_expr(b)` is a comparison of two calls, not the wrapper of `a) == (b`.
+  CHECK(g.excludes(g.parse("const_expr(a) == const_expr(b)"), g.parse("const_expr(a) != const_expr(b)")));
+  CHECK_FALSE(g.excludes(g.parse("const_expr(a) == const_expr(b)"), g.parse("not a")));
 }

@@ -87,6 +87,17 @@ class Logic {
                                                               : GuardLogic::any_of(std::move(kids));
       }
     }
+    // `const_expr(x)`, `bool(x)` (analysis::is_truth_wrapper): the test `x` itself, so that
+    // `if const_expr(n > 1):` and `… if n > 1 else …` are one test.
+    if (is(n, "call") && depth < 64) {
+      TSNode args = field(n, "arguments");
+      if (!ts_node_is_null(args) && is(args, "argument_list") && ts_node_named_child_count(args) == 1 &&
+          analysis::is_truth_wrapper(node_text(field(n, "function"), src_))) {
+        TSNode a = ts_node_named_child(args, 0);
+        if (!is(a, "keyword_argument") && !is(a, "list_splat") && !is(a, "dictionary_splat") && !is(a, "comment"))
+          return build(a, depth + 1);
+      }
+    }
     // One comparison: `a is not b` = not (`a is b`), `a != b` = not (`a == b`).
     if (is(n, "comparison_operator") && ts_node_named_child_count(n) == 2) {
       TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
