@@ -182,7 +182,9 @@ def emit_cases(emit, title, cases, args):
         return {}
     results = {}
     for filt in (args.filter, "all"):
-        if filt == "all" and args.default_filter_only:
+        if filt in results:  # --filter all: the default measurement is the `all` one
+            continue
+        if filt == "all" and args.default_filter_only and args.filter != "all":
             # not measured: same shape, every run counted as left out
             results["all"] = ({r: dict(found=0, pos=st["pos"], fired=0, neg=st["neg"], unmeasured=0)
                                for r, st in results[args.filter][0].items()}, [], [])
