@@ -100,10 +100,22 @@ class Evaluator {
       bool report = false;
       total += runs(*pr.rule, report);
     }
-    for (const auto& pr : p_.rules) {
+    // The last rule (position in p_.rules) that runs and reads each source; -1 = kinds only. A
+    // source's results are released once its last reader is done: no later rule asks for them.
+    std::map<std::string, long> last_reader;
+    for (const auto* k : p_.kinds)
+      if (k->when) sources_read(*k->when, [&](const std::string& s) { last_reader.emplace(s, -1); });
+    for (size_t i = 0; i < p_.rules.size(); ++i) {
+      bool report = false;
+      if (!runs(*p_.rules[i].rule, report)) continue;
+      for_each_source(*p_.rules[i].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(i); });
+    }
+    for (size_t i = 0; i < p_.rules.size(); ++i) {
+      const auto& pr = p_.rules[i];
       const ast::Rule& r = *pr.rule;
       bool report = false;
       if (!runs(r, report)) continue;
+      release_before(last_reader, static_cast<long>(i));
       if (opts_.on_rule) opts_.on_rule(r.id, index, total);
       ++index;
       rule_ = &pr;
@@ -155,6 +167,7 @@ class Evaluator {
         if (report) out.findings.push_back(f);
       }
     }
+    release_before(last_reader, static_cast<long>(p_.rules.size()));
     return out;
   }
 
@@ -213,6 +226,55 @@ class Evaluator {
     };
     body(r);
     for (const auto& a : r.alsos) body(a);
+  }
+
+  /// Calls `add(source)` for every fact source `e` (and the expressions inside it) queries.
+  template <class Add>
+  void sources_read(const Expr& e, Add&& add) {
+    if (e.domain) domain_sources(*e.domain, add);
+    for (const auto& k : e.kids) sources_read(*k, add);
+  }
+  template <class Add>
+  void domain_sources(const ast::Domain& d, Add&& add) {
+    if (!d.findings && !d.source.empty() && !list_domain(d)) add(d.source);
+    if (d.list && !d.bare) sources_read(*d.list, add);
+    if (d.scope.expr) sources_read(*d.scope.expr, add);
+  }
+  /// Calls `add(source)` for every fact source rule `r` (its `when` and every body) queries.
+  template <class Add>
+  void for_each_source(const ast::Rule& r, Add&& add) {
+    if (r.when) sources_read(*r.when, add);
+    auto body = [&](const ast::Rule& b) {
+      for (const auto& f : b.fors) {
+        domain_sources(f.domain, add);
+        if (f.where) sources_read(*f.where, add);
+      }
+      for (const auto& w : b.wheres) sources_read(*w, add);
+      for (const auto& u : b.unlesses) sources_read(*u, add);
+      if (b.at) sources_read(*b.at, add);
+      for (const auto* t : {&b.problem, &b.impact, &b.action})
+        for (const auto& part : t->parts)
+          if (part.hole) sources_read(*part.hole, add);
+    };
+    body(r);
+    for (const auto& a : r.alsos) body(a);
+  }
+
+  /// Releases (here and in the Facts) every source whose last reader is before rule `position`,
+  /// once: its cached results and the indexes over them. `pr` stays (one fact, held in pr_).
+  void release_before(std::map<std::string, long>& last_reader, long position) {
+    for (auto it = last_reader.begin(); it != last_reader.end();) {
+      if (it->second >= position || it->first == "pr") {
+        ++it;
+        continue;
+      }
+      const std::string prefix = it->first + '\0';
+      auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
+      for (auto c = cache_.begin(); c != cache_.end();) c = starts(c->first) ? cache_.erase(c) : std::next(c);
+      for (auto x = indexes_.begin(); x != indexes_.end();) x = starts(x->first) ? indexes_.erase(x) : std::next(x);
+      facts_.release(it->first);
+      it = last_reader.erase(it);
+    }
   }
 
   /// Reading the thread's CPU clock is a system call: look at it every 64 iterations.

@@ -101,6 +101,13 @@ class Facts {
   /// `source` is one of schema()'s names. Throws FactsError.
   virtual const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) = 0;
 
+  /// Called by the evaluator once no later rule of this evaluate() call reads `source` (the
+  /// plan knows every rule's sources before it starts): the implementation may free its cached
+  /// results of `source` over every scope. A later query of it must still answer the same facts
+  /// (rebuilt). References returned by earlier queries of `source` are invalid afterwards.
+  /// Default: keeps everything. Never throws.
+  virtual void release(const std::string& source) { (void)source; }
+
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;
 };

@@ -354,6 +354,15 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
   return cache_.emplace(key, s->build(*this, scope)).first->second;
 }
 
+void ChangeFacts::release(const std::string& source) {
+  const std::string prefix = source + '\x1f';
+  auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
+  for (auto* m : {&cache_, &file_cache_})
+    for (auto it = m->lower_bound(prefix); it != m->end() && starts(it->first);) it = m->erase(it);
+  for (auto& r : repositories_)
+    if (r.facts) r.facts->release(source);
+}
+
 void ChangeFacts::note(const std::string& text) {
   std::lock_guard lock(mu_);
   if (std::find(notes_.begin(), notes_.end(), text) == notes_.end()) notes_.push_back(text);

@@ -70,6 +70,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
+  /// Frees the cached results of `source` over every scope, and its per-file facts, here and in
+  /// every added repository; a later query rebuilds them (the same facts, from the same models).
+  /// Parsed models stay cached. Never throws.
+  void release(const std::string& source) override;
 
   /// Adds another repository that rules scope to by name (`functions(aiter)` where the ruleset
   /// says `let aiter = repo …`): a query over Scope::Kind::Named with that name is answered by

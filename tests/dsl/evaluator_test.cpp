@@ -225,6 +225,46 @@ TEST_CASE("evaluator: each (source, scope) is queried once") {
   CHECK(m.query_count["lines(changed)"] == 1);
 }
 
+TEST_CASE("evaluator: a source is released after its last reader and never queried again") {
+  MemoryFacts m;
+  fill(m);
+  m.add("functions", "a.py", 1, {{"name", "f"}});
+  m.add("calls", "a.py", 2, {{"callee", "g"}});
+  auto rule = [](const char* id, const char* body) {
+    return std::string("rule ") + id + " \"r\" {\n" + body +
+           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  };
+  std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
+                     rule("R1", "for l in lines(changed) where l.text ~ /gfx/") +
+                     rule("R2", "for f in functions(changed)\n where exists l in lines(changed) where l.function == f.name") +
+                     rule("R3", "for f in functions(changed) where f.name == \"f\"") +
+                     rule("R4", "for c in calls(changed) where c.callee == \"g\"");
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  auto res = evaluate(*r.program, m);
+  std::string found;
+  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  CHECK(found == "R1@a.py:1 R1@b/c.py:7 R2@a.py:1 R3@a.py:1 R4@a.py:2 ");
+  std::string log;
+  for (const auto& e : m.events) log += e + "\n";
+  CHECK(log ==
+        "query files(changed)\n"
+        "release files\n"
+        "query lines(changed)\n"
+        "query functions(changed)\n"
+        "release lines\n"
+        "release functions\n"
+        "query calls(changed)\n"
+        "release calls\n");
+  // by construction: nothing is asked for after its release
+  for (size_t i = 0; i < m.events.size(); ++i)
+    if (m.events[i].rfind("release ", 0) == 0)
+      for (size_t j = i + 1; j < m.events.size(); ++j) {
+        INFO(m.events[i] << " then " << m.events[j]);
+        CHECK(m.events[j].rfind("query " + m.events[i].substr(8) + "(", 0) != 0);
+      }
+}
+
 TEST_CASE("evaluator: time budget stops one rule, others run") {
   MemoryFacts m;
   fill(m);

@@ -66,6 +66,8 @@ class MemoryFacts : public Facts {
   std::map<std::string, std::vector<FactPtr>> base_facts;
   std::vector<std::string> changed;
   std::map<std::string, int> query_count;
+  /// "query SOURCE(SCOPE)" and "release SOURCE", in call order.
+  std::vector<std::string> events;
   RulesetData configured;
 
   const std::vector<SourceSchema>& schema() const override {
@@ -75,6 +77,7 @@ class MemoryFacts : public Facts {
   void configure(const RulesetData& d) override { configured = d; }
   const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) override {
     ++query_count[source + "(" + scope.describe() + ")"];
+    events.push_back("query " + source + "(" + scope.describe() + ")");
     std::string key = source + "|" + std::to_string(int(scope.kind)) + "|" + scope.describe();
     auto& out = cache_[key];
     out.clear();
@@ -101,6 +104,13 @@ class MemoryFacts : public Facts {
     return out;
   }
   bool is_added(std::string_view, int) const override { return false; }
+  /// Frees the cached results of `source` (a reference the evaluator kept would dangle: ASan
+  /// builds catch a read after release).
+  void release(const std::string& source) override {
+    events.push_back("release " + source);
+    for (auto it = cache_.begin(); it != cache_.end();)
+      it = it->first.rfind(source + "|", 0) == 0 ? cache_.erase(it) : std::next(it);
+  }
 
   /// Adds a fact; fields as (name, value) pairs.
   FactPtr add(const std::string& source, const std::string& file, int line,

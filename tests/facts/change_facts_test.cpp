@@ -631,6 +631,32 @@ TEST_CASE("caching: each file parsed once per side whatever the sources; results
   CHECK(parses.size() == 24);
 }
 
+TEST_CASE("release: a released source is rebuilt with the same facts when asked again", "[facts]") {
+  ChangeBuilder b;
+  b.file("a.py", "def f():\n    return g(1)\n", "def f():\n    return g(2)\n");
+  for (int i = 0; i < 4; ++i) b.unchanged("r/f" + std::to_string(i) + ".py", "def h():\n    return k()\n");
+  auto facts = b.facts();
+  std::map<std::string, int> parses;
+  facts->set_parse_hook([&](const std::string& p, bool base) { ++parses[(base ? "b:" : "h:") + p]; });
+  const std::vector<const char*> fields = {"name", "callee", "added"};
+  std::string calls = dump(facts->query("calls", kRepo), fields);
+  std::string lines = dump(facts->query("lines", kChanged), {"text", "added"});
+  std::string files = dump(facts->query("functions", Scope{Scope::Kind::Files, {"r/f1.py"}}), fields);
+  CHECK(calls.find("a.py:2") != std::string::npos);
+  CHECK(lines == "a.py:1 text=def f(): added=false\na.py:2 text=    return g(2) added=true\n");
+  facts->release("calls");
+  facts->release("lines");
+  facts->release("functions");
+  facts->release("no_such_source");  // nothing cached: a no-op
+  CHECK(dump(facts->query("calls", kRepo), fields) == calls);
+  CHECK(dump(facts->query("lines", kChanged), {"text", "added"}) == lines);
+  CHECK(dump(facts->query("functions", Scope{Scope::Kind::Files, {"r/f1.py"}}), fields) == files);
+  for (const auto& [k, n] : parses) {
+    INFO(k);
+    CHECK(n == 1);  // the models stay: rebuilding does not parse again
+  }
+}
+
 TEST_CASE("hunks-only changes: facts from the diff lines at their real line numbers", "[facts]") {
   ChangeBuilder b;
   b.file("m.py", "def f():\n    a = 1\n    return a\n", "def f():\n    a = 2\n    return a\n");
