@@ -100,22 +100,25 @@ class Evaluator {
       bool report = false;
       total += runs(*pr.rule, report);
     }
-    // The last rule (position in p_.rules) that runs and reads each source; -1 = kinds only. A
-    // source's results are released once its last reader is done: no later rule asks for them.
-    std::map<std::string, long> last_reader;
+    // Rules run in an order that keeps the sources they share together (run_order), and a
+    // source's results are released once its last reader in that order is done: no later rule
+    // asks for them. Their results are reported in p_.rules' order all the same.
+    std::set<std::string> kind_sources;
     for (const auto* k : p_.kinds)
-      if (k->when) sources_read(*k->when, [&](const std::string& s) { last_reader.emplace(s, -1); });
-    for (size_t i = 0; i < p_.rules.size(); ++i) {
-      bool report = false;
-      if (!runs(*p_.rules[i].rule, report)) continue;
-      for_each_source(*p_.rules[i].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(i); });
-    }
-    for (size_t i = 0; i < p_.rules.size(); ++i) {
-      const auto& pr = p_.rules[i];
+      if (k->when) sources_read(*k->when, [&](const std::string& s) { kind_sources.insert(s); });
+    std::vector<size_t> order = run_order(runs, kind_sources);
+    std::map<std::string, long> last_reader;  // position in `order`; -1 = kinds only
+    for (const auto& s : kind_sources) last_reader[s] = -1;
+    for (size_t pos = 0; pos < order.size(); ++pos)
+      for_each_source(*p_.rules[order[pos]].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(pos); });
+    std::vector<EvalResult> slots(p_.rules.size());
+    for (size_t pos = 0; pos < order.size(); ++pos) {
+      const auto& pr = p_.rules[order[pos]];
       const ast::Rule& r = *pr.rule;
+      EvalResult& res = slots[order[pos]];
       bool report = false;
-      if (!runs(r, report)) continue;
-      release_before(last_reader, static_cast<long>(i));
+      runs(r, report);
+      release_before(last_reader, static_cast<long>(pos));
       if (opts_.on_rule) opts_.on_rule(r.id, index, total);
       ++index;
       rule_ = &pr;
@@ -125,29 +128,29 @@ class Evaluator {
       seen_.clear();
       deadline_ = Clock::now() + opts_.rule_budget;
       if (over_memory()) {
-        out.memory_stopped.push_back(r.id);
+        res.memory_stopped.push_back(r.id);
         continue;
       }
       try {
         run_rule(r);
       } catch (const MemoryExceeded&) {
-        out.memory_stopped.push_back(r.id);
+        res.memory_stopped.push_back(r.id);
         continue;
       } catch (const std::bad_alloc&) {
         // An allocation the machine refused: the rule's partial work is freed as the stack
         // unwinds; no later rule starts.
         found.clear();
         out_of_memory_ = true;
-        out.memory_stopped.push_back(r.id);
+        res.memory_stopped.push_back(r.id);
         continue;
       } catch (const BudgetExceeded&) {
-        out.internal_diagnostics.push_back("rule `" + r.id + "` stopped: it ran longer than its time budget of " +
+        res.internal_diagnostics.push_back("rule `" + r.id + "` stopped: it ran longer than its time budget of " +
                                            std::to_string(opts_.rule_budget.count()) +
                                            " ms; its findings are dropped");
-        out.stopped.push_back(r.id);
+        res.stopped.push_back(r.id);
         continue;
       } catch (const FactsError& e) {
-        out.internal_diagnostics.push_back("rule `" + r.id + "`: " + e.message);
+        res.internal_diagnostics.push_back("rule `" + r.id + "`: " + e.message);
         continue;
       }
       for (const auto& f : found) {
@@ -164,10 +167,17 @@ class Evaluator {
         fact->set("tags", Value(std::move(tags)));
         FactPtr shared = fact;
         for (const auto& t : f.tags) by_tag_[t].push_back(Value(shared));
-        if (report) out.findings.push_back(f);
+        if (report) res.findings.push_back(f);
       }
     }
-    release_before(last_reader, static_cast<long>(p_.rules.size()));
+    release_before(last_reader, static_cast<long>(order.size()));
+    for (auto& one : slots) {
+      auto append = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+      append(out.findings, one.findings);
+      append(out.internal_diagnostics, one.internal_diagnostics);
+      append(out.stopped, one.stopped);
+      append(out.memory_stopped, one.memory_stopped);
+    }
     return out;
   }
 
@@ -258,6 +268,56 @@ class Evaluator {
     };
     body(r);
     for (const auto& a : r.alsos) body(a);
+  }
+
+  /// The positions in p_.rules of the rules that run (`runs(rule, report)`), in the order they
+  /// run: greedily, the next is the ready rule that reads the fewest sources not open yet (open:
+  /// queried by an earlier rule or a kind and not released), the first in p_.rules on a tie. So
+  /// rules sharing a source run together and its results can be released early. Rules that have
+  /// tags or read findings keep their relative order (p_.rules puts writers before readers, and
+  /// findings("t") then lists its facts in the same order).
+  template <class Runs>
+  std::vector<size_t> run_order(Runs&& runs, const std::set<std::string>& kind_sources) {
+    std::vector<size_t> todo;
+    std::vector<std::set<std::string>> reads(p_.rules.size());
+    std::vector<bool> chained(p_.rules.size(), false);
+    std::map<std::string, int> readers_left;
+    for (size_t i = 0; i < p_.rules.size(); ++i) {
+      const ast::Rule& r = *p_.rules[i].rule;
+      bool report = false;
+      if (!runs(r, report)) continue;
+      todo.push_back(i);
+      for_each_source(r, [&](const std::string& s) { reads[i].insert(s); });
+      for (const auto& s : reads[i]) ++readers_left[s];
+      std::set<std::string> tags;
+      collect_tags(r, tags);
+      chained[i] = !r.tags.empty() || !tags.empty();
+    }
+    std::set<std::string> open;
+    for (const auto& s : kind_sources)
+      if (readers_left.count(s)) open.insert(s);
+    std::vector<size_t> order;
+    order.reserve(todo.size());
+    std::vector<bool> done(p_.rules.size(), false);
+    while (order.size() < todo.size()) {
+      size_t best = 0, best_new = SIZE_MAX;
+      bool chain_blocked = false;  // an earlier chained rule has not run
+      for (size_t i : todo) {
+        if (done[i]) continue;
+        if (chained[i] && chain_blocked) continue;
+        size_t fresh = 0;
+        for (const auto& s : reads[i]) fresh += !open.count(s);
+        if (fresh < best_new) best = i, best_new = fresh;
+        if (chained[i]) chain_blocked = true;
+      }
+      done[best] = true;
+      order.push_back(best);
+      for (const auto& s : reads[best]) {
+        open.insert(s);
+        if (--readers_left[s] == 0) open.erase(s);
+      }
+    }
+    return order;
   }
 
   /// Releases (here and in the Facts) every source whose last reader is before rule `position`,

@@ -265,6 +265,35 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
       }
 }
 
+TEST_CASE("evaluator: rules sharing a source run together; findings keep the ruleset's order") {
+  MemoryFacts m;
+  fill(m);
+  m.add("calls", "a.py", 2, {{"callee", "g"}});
+  auto rule = [](const char* id, const char* head, const char* body) {
+    return std::string("rule ") + id + " \"r\" {\n" + head + body +
+           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  };
+  std::string text = rule("R1", "", "for l in lines(changed) where l.text ~ /gfx942/") +
+                     rule("R2", "  tags \"t\"\n", "for c in calls(changed) where c.callee == \"g\"") +
+                     rule("R3", "", "for l in lines(changed) where l.text ~ /gfx950/") +
+                     rule("R4", "", "for c in calls(changed) where c.callee == \"g\"") +
+                     rule("R5", "", "for x in findings(\"t\")\n for l in lines(changed) where l.file == x.file and l.line == 1");
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  std::vector<std::string> ran;
+  EvalOptions o;
+  o.on_rule = [&](const std::string& id, size_t, size_t) { ran.push_back(id); };
+  auto res = evaluate(*r.program, m, o);
+  std::string found;
+  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  CHECK(found == "R1@a.py:1 R2@a.py:2 R3@b/c.py:7 R4@a.py:2 R5@a.py:2 ");
+  // R3 joins R1 (lines open), R4 joins R2 (calls open); R5 reads R2's findings: after it
+  CHECK(ran == std::vector<std::string>{"R1", "R3", "R2", "R4", "R5"});
+  std::string log;
+  for (const auto& e : m.events) log += e + "\n";
+  CHECK(log == "query lines(changed)\nquery calls(changed)\nrelease calls\nrelease lines\n");
+}
+
 TEST_CASE("evaluator: time budget stops one rule, others run") {
   MemoryFacts m;
   fill(m);
