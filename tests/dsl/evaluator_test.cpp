@@ -294,6 +294,35 @@ TEST_CASE("evaluator: rules sharing a source run together; findings keep the rul
   CHECK(log == "query lines(changed)\nquery calls(changed)\nrelease calls\nrelease lines\n");
 }
 
+TEST_CASE("evaluator: findings of a tag no rule reads are reported; a read tag's are read") {
+  MemoryFacts m;
+  fill(m);
+  auto rule = [](const char* id, const char* head, const char* body) {
+    return std::string("rule ") + id + " \"r\" {\n" + head + body +
+           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  };
+  std::string text = rule("W1", "  tags \"unread\", \"read\"\n", "for l in lines(changed) where l.text ~ /gfx942/") +
+                     rule("W2", "  tags \"unread\"\n", "for l in lines(changed) where l.text ~ /gfx950/") +
+                     rule("R", "", "for x in findings(\"read\")") +
+                     rule("N", "", "for x in findings(\"unread\")");
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  auto res = evaluate(*r.program, m);
+  std::string found;
+  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  // N reads "unread" too, so it is read after all: both writers' findings reach it
+  CHECK(found == "W1@a.py:1 W2@b/c.py:7 R@a.py:1 N@a.py:1 N@b/c.py:7 ");
+  text = rule("W1", "  tags \"unread\", \"read\"\n", "for l in lines(changed) where l.text ~ /gfx942/") +
+         rule("W2", "  tags \"unread\"\n", "for l in lines(changed) where l.text ~ /gfx950/") +
+         rule("R", "", "for x in findings(\"read\")");
+  auto r2 = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r2.ok());
+  res = evaluate(*r2.program, m);
+  found.clear();
+  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  CHECK(found == "W1@a.py:1 W2@b/c.py:7 R@a.py:1 ");
+}
+
 TEST_CASE("evaluator: time budget stops one rule, others run") {
   MemoryFacts m;
   fill(m);
