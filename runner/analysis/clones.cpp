@@ -561,11 +561,18 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
         if (!lines.empty() && l0 <= lines.back().second) lines.back().second = std::max(lines.back().second, l1);
         else lines.emplace_back(l0, l1);
       }
+      // where each line of the block starts (one scan per block, not one per region)
+      std::vector<size_t> starts{0};
+      for (size_t i = 0; i < b.text.size(); ++i)
+        if (b.text[i] == '\n') starts.push_back(i + 1);
       for (auto [l0, l1] : lines) {
-        if (l1 - l0 + 1 < opts.min_lines) continue;
-        CodeBlock r{b.file, b.start_line + l0, b.start_line + l1, lines_of(b.text, l0, l1), {}, false};
-        for (const CloneToken& t : b.tokens)
-          if (t.line >= l0 && t.line <= l1) r.tokens.push_back({t.text, t.kind, t.line - l0, t.filler});
+        if (l1 - l0 + 1 < opts.min_lines || static_cast<size_t>(l0) >= starts.size()) continue;
+        size_t to = static_cast<size_t>(l1) + 1 < starts.size() ? starts[l1 + 1] - 1 : b.text.size();
+        CodeBlock r{b.file, b.start_line + l0, b.start_line + l1, b.text.substr(starts[l0], to - starts[l0]), {}, false};
+        auto first = std::lower_bound(b.tokens.begin(), b.tokens.end(), l0,
+                                      [](const CloneToken& t, int line) { return t.line < line; });
+        for (auto t = first; t != b.tokens.end() && t->line <= l1; ++t)
+          r.tokens.push_back({t->text, t->kind, t->line - l0, t->filler});
         blocks.push_back(std::move(r));
       }
     }
