@@ -220,6 +220,8 @@ class Evaluator {
   std::map<std::string, bool> kinds_;
   std::map<std::string, Value::List> by_tag_;
   std::map<std::string, const std::vector<FactPtr>*> cache_;
+  std::unordered_map<std::string, bool> in_text_;  ///< source '\0' field -> probe_in_text
+  std::string key_words_key_;
   bool pr_loaded_ = false;
   Value pr_;
 
@@ -593,6 +595,43 @@ class Evaluator {
     return key_of(v);
   }
 
+  /// The identifier runs (maximal `[A-Za-z0-9_]` runs) of the text a probe's key stands for:
+  /// what a fact's field must hold for the lookup to find it. Empty when the key is no string.
+  static std::vector<std::string> key_words(const Probe& p, const std::string& key) {
+    std::string text;
+    if (p.kind == Probe::Kind::Word) text = key.substr(1);  // form character, then the text
+    else if (p.kind == Probe::Kind::DottedTail) text = key;
+    else if (!key.empty() && key[0] == 's') text = key.substr(1);
+    else return {};
+    std::vector<std::string> out;
+    tokens(text, [&](std::string w) { out.push_back(std::move(w)); });
+    return out;
+  }
+
+  /// Demand-driven read of a repository-wide source: when the probe's field is spelled in the
+  /// file text and the source's facts are not built yet, the facts of only the files whose
+  /// text holds the key (Facts::query_containing), cached per key; nullptr = read it whole.
+  /// Sets key_words_key_ to the words joined, which names the narrowed fact list's index.
+  const std::vector<FactPtr>* by_key(const std::string& source, const Scope& scope, const std::string& qkey,
+                                     const Probe& probe, const std::string& key) {
+    if (!opts_.read_by_key) return nullptr;
+    if (scope.kind != Scope::Kind::Repo && scope.kind != Scope::Kind::Globs && scope.kind != Scope::Kind::Named)
+      return nullptr;
+    if (cache_.count(qkey) || probe.path.size() != 1) return nullptr;  // built whole already: its index is cheaper
+    auto in_text = in_text_.find(source + '\0' + probe.path[0]);
+    if (in_text == in_text_.end())
+      in_text = in_text_.emplace(source + '\0' + probe.path[0], probe_in_text(p_, source, probe)).first;
+    if (!in_text->second) return nullptr;
+    std::vector<std::string> words = key_words(probe, key);
+    if (words.empty()) return nullptr;
+    key_words_key_.clear();
+    for (const auto& w : words) key_words_key_ += w + ' ';
+    auto started = Clock::now();  // shared, cached work: not charged to the rule (as query())
+    const auto* out = facts_.query_containing(source, scope, words);
+    deadline_ += Clock::now() - started;
+    return out;
+  }
+
   /// Calls `body(value)` for every element of domain `d`, in order (only the candidates of
   /// `probe`'s index lookup when it is given); stops when `body` returns false.
   template <class Body>
@@ -617,15 +656,18 @@ class Evaluator {
       return;
     }
     Scope scope = scope_of(d.scope);
-    const auto& facts = query(d.source, scope);
     std::optional<std::string> key;
     if (probe && opts_.use_plan) key = probe_key(*probe);
     if (!key) {
-      for (const auto& f : facts)
+      for (const auto& f : query(d.source, scope))
         if (!body(Value(f))) return;
       return;
     }
-    Index& idx = index(query_key(d.source, scope), facts, *probe);
+    std::string qkey = query_key(d.source, scope);
+    const std::vector<FactPtr>* narrowed = by_key(d.source, scope, qkey, *probe, *key);
+    if (narrowed) qkey += '\2' + key_words_key_;
+    const auto& facts = narrowed ? *narrowed : query(d.source, scope);
+    Index& idx = index(qkey, facts, *probe);
     static const std::vector<uint32_t> none;
     const std::vector<uint32_t>* found = &none;
     if (probe->kind == Probe::Kind::Word) {

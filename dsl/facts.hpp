@@ -24,6 +24,11 @@ struct FieldSchema {
   Type type = Type::Any;
   std::string doc;            ///< one line, shown by `runner sources`
   std::string fact_source;    ///< for Type::Fact (or lists of facts): the source of the referenced fact
+  /// The value is spelled in its file's text: every maximal run of `[A-Za-z0-9_]` in the value
+  /// (in each string of a list value) occurs somewhere in the text of the file side the fact
+  /// comes from. A lookup by such a field only needs the files whose text holds the key's runs
+  /// (Facts::query_containing). False when a source computes, resolves or joins the value.
+  bool in_text = false;
 };
 
 /// One fact source: `lines(changed)`, `pr`, ...
@@ -107,6 +112,17 @@ class Facts {
   /// (rebuilt). References returned by earlier queries of `source` are invalid afterwards.
   /// Default: keeps everything. Never throws.
   virtual void release(const std::string& source) { (void)source; }
+
+  /// Returns the facts of `source` over `scope` that come from the files whose text contains
+  /// every string of `words` (each a run of `[A-Za-z0-9_]`, as a substring of the text), in
+  /// the order query() gives them: a subsequence of query(source, scope) that holds every fact
+  /// of it whose `in_text` field (FieldSchema::in_text) has all of `words` as substrings of its
+  /// runs. Results may be cached like query()'s. Returns nullptr when the implementation cannot
+  /// narrow this query (the source is not built file by file, the scope is not worth it, or
+  /// the words would select most files): the caller then reads query(). Throws FactsError as
+  /// query() does. The default returns nullptr.
+  virtual const std::vector<FactPtr>* query_containing(const std::string& source, const Scope& scope,
+                                                       const std::vector<std::string>& words);
 
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;

@@ -16,6 +16,10 @@
 //    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
 //    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
 //    their order and their de-duplication are those of the nested loops.
+//  - reads by key (demand-driven evaluation, with a literal prefilter): when such a lookup reads
+//    a field spelled in the file text (FieldSchema::in_text) of a repository-wide or named
+//    scope whose facts are not built yet, only the files whose text holds the key's identifier
+//    runs are parsed (Facts::query_containing) and the index is built over their facts.
 #pragma once
 
 #include <map>
@@ -122,6 +126,12 @@ RulePlan naive_plan(const ast::Rule& r);
 /// there (`(moved)` when pushed down), and each exists/count with its lookup; then, for each
 /// `also` body, a line `also "LABEL"` and that body's plan in the same form.
 std::string describe_plan(const ProgramImpl& p, const PlannedRule& r);
+
+/// Returns whether the facts a lookup by `probe` finds in `source` must come from files whose
+/// text holds the key: the probe reads one top-level field that the schema of `p` marks
+/// `in_text` (FieldSchema::in_text). The evaluator then asks Facts::query_containing for a
+/// repository-wide or named scope instead of building the whole source.
+bool probe_in_text(const ProgramImpl& p, const std::string& source, const Probe& probe);
 
 /// Returns the value of a `let` (String, Int, List; regexes as their pattern string).
 Value let_value(const ast::Expr& e);

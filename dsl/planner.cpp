@@ -496,7 +496,7 @@ std::string filter_text(const Filter& f) {
   return f.moved ? s + "  (moved)" : s;
 }
 
-std::string probe_text(const ast::Domain& d, const Probe& p) {
+std::string index_text(const ast::Domain& d, const Probe& p) {
   std::string field;
   for (const auto& x : p.path) field += "." + x;
   std::string s = "index " + ast::dump(d) + " by " + field;
@@ -524,6 +524,25 @@ std::string probe_text(const ast::Domain& d, const Probe& p) {
   return s;
 }
 
+/// Whether the evaluator may read `d` by key: a repository-wide, glob or named scope (a `let`
+/// or repository name) and a probe on an in_text field.
+bool by_key(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
+  using K = ast::ScopeExpr::Kind;
+  const auto& sc = d.scope;
+  bool wide = sc.kind == K::Repo || sc.kind == K::Globs;
+  if (sc.kind == K::Expr && sc.expr && sc.expr->kind == Expr::Kind::Var && sc.expr->path.empty()) {
+    for (const auto& r : prog.data.repos) wide = wide || r.name == sc.expr->text;
+    wide = wide || prog.lets.count(sc.expr->text) > 0;
+  }
+  return wide && probe_in_text(prog, d.source, p);
+}
+
+std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
+  std::string s = index_text(d, p);
+  if (by_key(prog, d, p)) s += "  (read by key: only files whose text holds it are parsed)";
+  return s;
+}
+
 }  // namespace
 
 void plan_program(ProgramImpl& p) {
@@ -538,6 +557,16 @@ void plan_program(ProgramImpl& p) {
   }
   for (const auto* k : p.kinds)
     if (k->when) planner.walk(*k->when, p.probes);
+}
+
+bool probe_in_text(const ProgramImpl& p, const std::string& source, const Probe& probe) {
+  if (probe.path.size() != 1) return false;
+  for (const auto& s : p.schema)
+    if (s.name == source) {
+      const FieldSchema* f = s.field(probe.path[0]);
+      return f && f->in_text;
+    }
+  return false;
 }
 
 RulePlan naive_plan(const ast::Rule& r) {
@@ -566,7 +595,7 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
     const auto& f = r.fors[i];
     const auto& fp = plan.fors[i];
     out += "  for " + f.var + " in " + ast::dump(f.domain) + ": " +
-           (fp.probe ? probe_text(f.domain, *fp.probe) : std::string("scan")) + "\n";
+           (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) + "\n";
     for (const auto& x : fp.filters) out += "    check " + filter_text(x) + "\n";
   }
   if (!plan.after.empty()) out += "  then\n";
@@ -578,7 +607,7 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
       auto pi = p.probes.find(&e);
       std::string kind = e.kind == Expr::Kind::Count ? "count " : "exists ";
       binders.emplace_back(e.span.offset, kind + e.binder + " in " + ast::dump(*e.domain) + ": " +
-                                              (pi != p.probes.end() ? probe_text(*e.domain, pi->second) : "scan"));
+                                              (pi != p.probes.end() ? probe_text(p, *e.domain, pi->second) : "scan"));
     }
     for (const auto& k : e.kids) walk(*k);
   };

@@ -109,6 +109,10 @@ struct EvalOptions {
   /// Test-only: false evaluates every rule as written (nested loops over whole fact lists, no
   /// index, no condition moved), the reference that planned evaluation must equal.
   bool use_plan = true;
+  /// Test-only: false builds every repository-wide source whole before looking a key up in it,
+  /// instead of asking Facts::query_containing for the facts of the files whose text holds the
+  /// key (the reference the demand-driven read must equal).
+  bool read_by_key = true;
   /// Called before each rule runs with its id, its 0-based position and the number of rules
   /// that will run (progress output of long runs). May be empty.
   std::function<void(const std::string& rule_id, size_t index, size_t total)> on_rule;

@@ -138,10 +138,13 @@ void cmd_sources(std::ostream& out) {
       std::string type(dsl::type_name(f.type));
       if (!f.fact_source.empty()) type += "<" + f.fact_source + ">";
       out << "    " << f.name << std::string(f.name.size() < 16 ? 16 - f.name.size() : 1, ' ') << type
-          << std::string(type.size() < 18 ? 18 - type.size() : 1, ' ') << f.doc << "\n";
+          << std::string(type.size() < 18 ? 18 - type.size() : 1, ' ') << f.doc << (f.in_text ? " [by key]" : "")
+          << "\n";
     }
   }
   out << "\nEvery fact also has file, line, end_line and column.\n"
+         "[by key]: the value is spelled in the file's text, so a lookup by it over repo, globs or another repository "
+         "parses only the files whose text holds the key.\n"
          "Scopes: changed (default), base, repo, a glob list [\"a/**\", ...], a `let` name of globs, or a `let NAME = repo` name (another repository, loaded with --with NAME=PATH[@REV]).\n";
 }
 

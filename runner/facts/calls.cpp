@@ -9,6 +9,7 @@ using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
+using util::in_text;
 
 class CallsSource final : public Source {
  public:
@@ -18,16 +19,18 @@ class CallsSource final : public Source {
                 field("file", T::String, "path"),
                 field("line", T::Int, "line of the call's first character"),
                 field("column", T::Int, "1-based byte column"),
-                field("callee", T::String, "the called expression as written, whitespace collapsed (\"torch.empty\")"),
+                in_text(field("callee", T::String, "the called expression as written, whitespace collapsed (\"torch.empty\")")),
                 field("args", T::List, "positional argument texts (list of strings; *a and **kw included as written)"),
                 field("kwargs", T::List, "keyword arguments as \"name=value\" (list of strings)"),
-                field("kwarg_names", T::List, "keyword argument names (list of strings)"),
+                in_text(field("kwarg_names", T::List, "keyword argument names (list of strings)")),
                 field("function", T::String, "qualified name of the enclosing function, \"\" at module level"),
                 field("in_loop", T::Bool, "inside a loop body or comprehension of the same function"),
                 field("added", T::Bool, "the call's first line is added"),
                 field("text", T::String, "the whole call expression"),
             }};
   }
+
+  bool builds_per_file() const override { return true; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

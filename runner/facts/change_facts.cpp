@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <thread>
+#include <unordered_map>
 
 #include "runner/facts/util.hpp"
 
@@ -357,10 +359,170 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
 void ChangeFacts::release(const std::string& source) {
   const std::string prefix = source + '\x1f';
   auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
-  for (auto* m : {&cache_, &file_cache_})
+  for (auto* m : {&cache_, &file_cache_, &keyed_cache_})
     for (auto it = m->lower_bound(prefix); it != m->end() && starts(it->first);) it = m->erase(it);
   for (auto& r : repositories_)
     if (r.facts) r.facts->release(source);
+}
+
+// ---- reads by key ----
+
+namespace {
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+}  // namespace
+
+std::vector<uint32_t> ChangeFacts::WordIndex::files_with(const std::string& word) const {
+  std::vector<uint32_t> out;
+  if (word.empty() || word.find('\n') != std::string::npos) return out;
+  size_t pos = 0;
+  while (pos < dict.size()) {
+    const void* hit = memmem(dict.data() + pos, dict.size() - pos, word.data(), word.size());
+    if (!hit) break;
+    size_t at = static_cast<const char*>(hit) - dict.data();
+    size_t id = std::upper_bound(starts.begin(), starts.end(), at) - starts.begin() - 1;
+    out.insert(out.end(), postings[id].begin(), postings[id].end());
+    pos = id + 1 < starts.size() ? starts[id + 1] : dict.size();  // next token
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+const ChangeFacts::WordIndex& ChangeFacts::word_index() {
+  if (word_index_) return *word_index_;
+  WordIndex idx;
+  auto& ids = idx.tokens;
+  const auto& paths = repo_files();
+  for (uint32_t i = 0; i < paths.size(); ++i) {
+    idx.ids.emplace(paths[i], i);
+    const ChangedFile* cf = change_->find(paths[i]);
+    std::optional<std::string> text;
+    {
+      std::lock_guard lock(mu_);
+      text = change_->content->head(paths[i]);
+    }
+    // what parse() would skip with a note, or read from the hunks: always a candidate
+    if (!text) {
+      if (cf) idx.always.push_back(i);
+      continue;
+    }
+    if (text->size() > options_.max_file_bytes || text->find('\0') != std::string::npos) {
+      // parsing skips it with its note (and, over the size limit, makes the review incomplete)
+      // as a whole build would: do that now, from the text in hand, and keep it a candidate
+      std::string key = "h:" + paths[i];
+      bool known;
+      {
+        std::lock_guard lock(mu_);
+        known = models_.count(key) > 0;
+      }
+      if (!known) {
+        auto m = parse(paths[i], false, std::move(text));
+        std::lock_guard lock(mu_);
+        models_.emplace(key, std::move(m));
+      }
+      idx.always.push_back(i);
+      continue;
+    }
+    const std::string& t = *text;
+    size_t k = 0;
+    bool after_class = false;  // the previous token is `class`, with only blanks since
+    while (k < t.size()) {
+      size_t gap = k;
+      while (k < t.size() && !word_char(t[k])) ++k;
+      if (after_class && t.find_first_not_of(" \t\r\n\\", gap) < k) after_class = false;
+      size_t start = k;
+      while (k < t.size() && word_char(t[k])) ++k;
+      if (k == start) continue;
+      auto [it, fresh] = ids.try_emplace(t.substr(start, k - start), static_cast<uint32_t>(idx.postings.size()));
+      if (after_class) {
+        auto& d = idx.defined[it->first];
+        if (d.empty() || d.back() != i) d.push_back(i);
+      }
+      after_class = it->first == "class";
+      if (fresh) {
+        idx.postings.emplace_back();
+        idx.dict += '\n';
+        idx.starts.push_back(static_cast<uint32_t>(idx.dict.size()));
+        idx.dict += it->first;
+      }
+      auto& post = idx.postings[it->second];
+      if (post.empty() || post.back() != i) post.push_back(i);
+    }
+  }
+  idx.dict += '\n';
+  word_index_ = std::move(idx);
+  return *word_index_;
+}
+
+const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& source, const Scope& scope,
+                                                          const std::vector<std::string>& words) {
+  if (scope.kind == Scope::Kind::Named) {
+    const std::string name = scope.patterns.empty() ? std::string() : scope.patterns.front();
+    for (auto& r : repositories_)
+      if (r.name == name && r.facts) return r.facts->query_containing(source, Scope{Scope::Kind::Repo, {}}, words);
+    return nullptr;  // query() notes that it is not loaded
+  }
+  if (scope.kind != Scope::Kind::Repo && scope.kind != Scope::Kind::Globs) return nullptr;
+  const Source* s = find_source(source);
+  if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
+  if (!s->builds_per_file() || words.empty()) return nullptr;
+  std::string key = scope_key(source, scope);
+  if (cache_.count(key)) return nullptr;
+  for (const auto& w : words) key += '\x1e' + w;
+  if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return &it->second;
+
+  const WordIndex& idx = word_index();
+  std::vector<uint32_t> hold;  // files holding every word
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::vector<uint32_t> f = idx.files_with(words[i]);
+    if (i == 0) {
+      hold = std::move(f);
+    } else {
+      std::vector<uint32_t> both;
+      std::set_intersection(hold.begin(), hold.end(), f.begin(), f.end(), std::back_inserter(both));
+      hold = std::move(both);
+    }
+  }
+  std::vector<uint32_t> pick;
+  std::set_union(hold.begin(), hold.end(), idx.always.begin(), idx.always.end(), std::back_inserter(pick));
+  auto refs = files(scope);
+  std::vector<FileRef> chosen;
+  for (auto& r : refs) {
+    auto at = idx.ids.find(r.path);
+    if (at == idx.ids.end() || std::binary_search(pick.begin(), pick.end(), at->second))
+      chosen.push_back(std::move(r));  // holds the words, or is not in the index: read it
+  }
+  // most files (besides the skipped ones) hold the words: a whole build costs no more
+  size_t skipped = idx.always.size();
+  size_t hits = chosen.size() - std::min(chosen.size(), skipped), texts = refs.size() - std::min(refs.size(), skipped);
+  if (hits * 2 > texts && refs.size() > 8) return nullptr;
+  prefetch(chosen, s->uses_analyses());
+  std::vector<FactPtr> out;
+  for (const auto& r : chosen) {
+    const auto& fs = file_facts(source, r);
+    out.insert(out.end(), fs.begin(), fs.end());
+  }
+  return &keyed_cache_.emplace(key, std::move(out)).first->second;
+}
+
+std::vector<std::string> ChangeFacts::files_holding(const std::string& name, bool defining) {
+  const WordIndex& idx = word_index();
+  const std::vector<uint32_t>* hits = nullptr;
+  if (defining) {
+    if (auto it = idx.defined.find(name); it != idx.defined.end()) hits = &it->second;
+  } else if (auto it = idx.tokens.find(name); it != idx.tokens.end()) {
+    hits = &idx.postings[it->second];
+  }
+  std::vector<uint32_t> pick;
+  static const std::vector<uint32_t> none;
+  const auto& h = hits ? *hits : none;
+  std::set_union(h.begin(), h.end(), idx.always.begin(), idx.always.end(), std::back_inserter(pick));
+  const auto& paths = repo_files();
+  std::vector<std::string> out;
+  for (uint32_t i : pick) out.push_back(paths[i]);
+  return out;
 }
 
 void ChangeFacts::note(const std::string& text) {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "dsl/facts.hpp"
@@ -70,10 +71,22 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
-  /// Frees the cached results of `source` over every scope, and its per-file facts, here and in
+  /// Frees the cached results of `source` over every scope, its reads by key and its per-file facts, here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).
   /// Parsed models stay cached. Never throws.
   void release(const std::string& source) override;
+  /// The demand-driven read (dsl::Facts::query_containing): for a repo or glob scope of a
+  /// source built file by file (Source::builds_per_file), the facts of the scope's files whose
+  /// head text holds every one of `words`, in query() order, cached per (source, scope, words);
+  /// a named scope asks its repository. The files are found in a word index of the identifier
+  /// tokens of every repository file's text (read once, without parsing; a word matches the
+  /// tokens that contain it). Files that parsing skips with a note (over the size limit,
+  /// binary) are parsed (skipped, with that note) while the index is built and always count as
+  /// holding the words, so notes and incomplete() stay those of a whole build. Returns nullptr
+  /// for other scopes and sources, when the source's facts are already built whole, or when
+  /// more than half of the scope's files hold the words (a whole build costs no more). Throws dsl::FactsError for an unknown source name.
+  const std::vector<dsl::FactPtr>* query_containing(const std::string& source, const dsl::Scope& scope,
+                                                    const std::vector<std::string>& words) override;
 
   /// Adds another repository that rules scope to by name (`functions(aiter)` where the ruleset
   /// says `let aiter = repo …`): a query over Scope::Kind::Named with that name is answered by
@@ -111,6 +124,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
   void note(const std::string& text) override;
   void incomplete(const std::string& text) override;
+  std::vector<std::string> files_holding(const std::string& name, bool defining) override;
 
   void prefetch_models(const std::vector<FileRef>& refs);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
@@ -135,6 +149,24 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<Repository> repositories_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts
   std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts
+  std::map<std::string, std::vector<dsl::FactPtr>> keyed_cache_; // (source, scope, words) -> facts
+
+  /// The identifier tokens of every repo_files() text: which files hold a token (positions in
+  /// repo_files(), ascending), and the files parsing skips with a note (always candidates).
+  struct WordIndex {
+    std::vector<std::vector<uint32_t>> postings;  ///< per token id
+    std::string dict;                             ///< "\n" + each token + "\n", in id order
+    std::vector<uint32_t> starts;                 ///< offset of each token in dict
+    std::vector<uint32_t> always;
+    std::unordered_map<std::string, uint32_t> ids;  ///< path -> position in repo_files()
+    std::unordered_map<std::string, uint32_t> tokens;  ///< token -> token id
+    /// token -> files where it follows the token `class` (SourceContext::files_holding)
+    std::unordered_map<std::string, std::vector<uint32_t>> defined;
+    /// Files holding a token that contains `word`, ascending.
+    std::vector<uint32_t> files_with(const std::string& word) const;
+  };
+  const WordIndex& word_index();
+  std::optional<WordIndex> word_index_;
 };
 
 }  // namespace review::facts

@@ -18,36 +18,123 @@ using dsl::Value;
 using T = dsl::Type;
 using util::field;
 
-// The class model of the repository's Python head files, built once per context (both sources
-// share it) and kept with the models it points into.
+// The class model of the repository's Python head files, built once per context and set of
+// scope files (every source shares it) and kept with the models it points into.
 struct RepoClasses {
   std::vector<std::shared_ptr<const lang::SourceModel>> models;
   lang::ClassModel cm;
 };
 
-std::shared_ptr<const RepoClasses> repo_classes(SourceContext& ctx) {
-  // One model per change under review: the cache is keyed by the change (a weak reference, so a
-  // later change at the same address is never mistaken for it).
-  static std::mutex mu;
-  static std::weak_ptr<const change::Change> owner;
-  static std::shared_ptr<const RepoClasses> cached;
-  std::lock_guard lock(mu);
-  auto change = ctx.change_ptr();
-  if (cached && owner.lock() == change) return cached;
+// The Python head files of the repository whose classes the facts of the classes in `seeds` can
+// depend on (every file when `seeds` is null), parsed: demand-driven, from the seed files' classes
+// down to every file that may hold a subclass (files holding the class's name) and up to every
+// file that may define a class a base names (files where the name follows `class`), and on
+// from each class found that way. A class of any other file is neither a resolved base, nor a
+// subclass, of a class reported, so the model gives the facts of the seed files' classes that a
+// model of every file would. Models are added in repository file order, as a whole model adds them.
+std::shared_ptr<RepoClasses> build_classes(SourceContext& ctx, const std::set<std::string>* seeds) {
   auto rc = std::make_shared<RepoClasses>();
   std::vector<FileRef> refs;
   dsl::Scope repo;
   repo.kind = dsl::Scope::Kind::Repo;
   for (const auto& r : ctx.files(repo))
     if (lang::language_of(r.path) == lang::Language::Python) refs.push_back(r);
-  ctx.prefetch(refs, false);
-  for (const auto& r : refs)
-    if (auto m = ctx.model(r.path, false)) rc->models.push_back(std::move(m));
+  std::vector<std::shared_ptr<const lang::SourceModel>> models(refs.size());
+  if (!seeds) {
+    ctx.prefetch(refs, false);
+    for (size_t i = 0; i < refs.size(); ++i) models[i] = ctx.model(refs[i].path, false);
+  } else {
+    std::map<std::string, size_t> at;
+    for (size_t i = 0; i < refs.size(); ++i) at.emplace(refs[i].path, i);
+    std::vector<char> loaded(refs.size(), 0);
+    using Item = std::pair<const lang::SourceModel*, size_t>;  // a class of a loaded model
+    std::vector<Item> down, up;
+    std::set<Item> down_seen, up_seen;
+    std::set<std::string> names_down, names_up;
+    auto load = [&](const std::vector<std::string>& paths) {
+      std::vector<FileRef> todo;
+      for (const auto& p : paths) {
+        auto it = at.find(p);
+        if (it == at.end() || loaded[it->second]) continue;
+        loaded[it->second] = 1;
+        todo.push_back(refs[it->second]);
+      }
+      ctx.prefetch(todo, false);
+      for (const auto& r : todo) models[at[r.path]] = ctx.model(r.path, false);
+    };
+    // every class of the loaded models that `pred` accepts, queued once on `q`
+    auto each_loaded = [&](auto&& pred, std::vector<Item>& q, std::set<Item>& seen) {
+      for (size_t i = 0; i < refs.size(); ++i)
+        if (models[i])
+          for (size_t k = 0; k < models[i]->classes.size(); ++k)
+            if (pred(models[i]->classes[k]) && seen.insert({models[i].get(), k}).second) q.push_back({models[i].get(), k});
+    };
+    load(std::vector<std::string>(seeds->begin(), seeds->end()));
+    for (const auto& p : *seeds) {
+      auto it = at.find(p);
+      if (it == at.end() || !models[it->second]) continue;
+      const auto* m = models[it->second].get();
+      for (size_t k = 0; k < m->classes.size(); ++k) {
+        if (down_seen.insert({m, k}).second) down.push_back({m, k});
+        if (up_seen.insert({m, k}).second) up.push_back({m, k});
+      }
+    }
+    while (!down.empty() || !up.empty()) {
+      if (!down.empty()) {
+        // subclasses: a class deriving from it names it in a base, so its file holds the name
+        Item c = down.back();
+        down.pop_back();
+        const std::string name = c.first->classes[c.second].name;
+        if (!names_down.insert(name).second) continue;
+        load(ctx.files_holding(name, false));
+        auto derives = [&](const lang::Class& k) {
+          return std::any_of(k.bases.begin(), k.bases.end(), [&](const std::string& b) { return lang::base_name(b) == name; });
+        };
+        std::vector<Item> found;
+        std::set<Item> none;
+        each_loaded(derives, found, none);
+        for (const auto& f : found) {
+          if (down_seen.insert(f).second) down.push_back(f);
+          if (up_seen.insert(f).second) up.push_back(f);
+        }
+        continue;
+      }
+      // bases: every class a base's name may resolve to, and on up from those
+      Item c = up.back();
+      up.pop_back();
+      for (const auto& b : c.first->classes[c.second].bases) {
+        std::string name = lang::base_name(b);
+        if (name.empty() || !names_up.insert(name).second) continue;
+        load(ctx.files_holding(name, true));
+        each_loaded([&](const lang::Class& k) { return k.name == name; }, up, up_seen);
+      }
+    }
+  }
+  for (auto& m : models)
+    if (m) rc->models.push_back(std::move(m));
   for (const auto& m : rc->models) rc->cm.add(*m);
   rc->cm.resolve();
+  return rc;
+}
+
+// The class model for the classes of `files` (null = of every file): cached per change under
+// review and set of files.
+std::shared_ptr<const RepoClasses> repo_classes(SourceContext& ctx, const std::set<std::string>* files) {
+  // The cache is keyed by the change (a weak reference, so a later change at the same address is
+  // never mistaken for it).
+  static std::mutex mu;
+  static std::weak_ptr<const change::Change> owner;
+  static std::map<std::string, std::shared_ptr<const RepoClasses>> cached;
+  std::lock_guard lock(mu);
+  auto change = ctx.change_ptr();
+  if (owner.lock() != change) cached.clear();
   owner = change;
-  cached = rc;
-  return cached;
+  std::string key = files ? "" : "*";
+  if (files)
+    for (const auto& f : *files) key += f + '\n';
+  auto it = cached.find(key);
+  if (it != cached.end()) return it->second;
+  return cached[key] = build_classes(ctx, files);
 }
 
 std::vector<std::string> qualified_of(const lang::ClassModel& cm, const std::vector<size_t>& ks) {
@@ -65,7 +152,10 @@ std::shared_ptr<const RepoClasses> head_classes(SourceContext& ctx, const dsl::S
     if (r.base) return nullptr;
     files.insert(r.path);
   }
-  return repo_classes(ctx);
+  // the changed files or listed files: follow their classes' names; a repo or glob scope:
+  // every file
+  bool few = scope.kind == dsl::Scope::Kind::Changed || scope.kind == dsl::Scope::Kind::Files;
+  return repo_classes(ctx, few ? &files : nullptr);
 }
 
 const change::ChangedFile* changed_file(SourceContext& ctx, const std::string& path) {

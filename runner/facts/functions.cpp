@@ -12,6 +12,7 @@ using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
+using util::in_text;
 
 class FunctionsSource final : public Source {
  public:
@@ -21,10 +22,10 @@ class FunctionsSource final : public Source {
                 field("file", T::String, "path"),
                 field("line", T::Int, "the def / definition line (same as start)"),
                 field("end_line", T::Int, "last line (same as end)"),
-                field("name", T::String, "function name (\"forward\", \"operator()\")"),
-                field("qualified", T::String, "Python Cls.method / outer.inner; C++ ns::Cls::f"),
+                in_text(field("name", T::String, "function name (\"forward\", \"operator()\")")),
+                in_text(field("qualified", T::String, "Python Cls.method / outer.inner; C++ ns::Cls::f")),
                 field("class", T::String, "class whose body defines it (C++ out-of-line: the qualifier), \"\" for free functions"),
-                field("params", T::List, "parameter names in order (list of strings, self included)"),
+                in_text(field("params", T::List, "parameter names in order (list of strings, self included)")),
                 field("kwargs", T::String, "name of the `**` parameter that takes any keyword (Python), \"\" when none"),
                 field("defaults", T::List, "\"name=default\" for each parameter with a default (list of strings)"),
                 field("decorators", T::List, "decorator texts without '@' (list of strings)"),
@@ -36,6 +37,8 @@ class FunctionsSource final : public Source {
                 field("text", T::String, "the def line, trimmed"),
             }};
   }
+
+  bool builds_per_file() const override { return true; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

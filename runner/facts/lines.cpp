@@ -16,15 +16,16 @@ using dsl::Scope;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
+using util::in_text;
 
 // Fields shared by every line-level record.
 std::vector<dsl::FieldSchema> line_fields() {
   return {
       field("file", T::String, "repository-relative path ('/'-separated)"),
       field("line", T::Int, "1-based line (head line; base line for base-scope and removed lines)"),
-      field("text", T::String, "the line as written, without its line ending"),
-      field("code", T::String, "the line with comments and string contents blanked by spaces (columns kept)"),
-      field("comment", T::String, "comment text on the line, comment markers included; \"\" when none"),
+      in_text(field("text", T::String, "the line as written, without its line ending")),
+      in_text(field("code", T::String, "the line with comments and string contents blanked by spaces (columns kept)")),
+      in_text(field("comment", T::String, "comment text on the line, comment markers included; \"\" when none")),
       field("kind", T::String, "added, removed or context"),
       field("head_line", T::Int, "head line at this line's place: the line itself at head; for a removed line the first head line after the deleted block; base lines mapped through the hunks"),
       field("added", T::Bool, "the line is an added line of the change"),
@@ -116,6 +117,7 @@ class LinesSource final : public Source {
     return {"lines", "every line of the scope's files (changed: head lines, kind added or context)", true,
             line_fields()};
   }
+  bool builds_per_file() const override { return true; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

@@ -8,6 +8,8 @@ namespace review::facts {
 Source::~Source() = default;
 SourceContext::~SourceContext() = default;
 
+std::vector<std::string> SourceContext::files_holding(const std::string&, bool) { return repo_files(); }
+
 namespace {
 
 using Factory = std::unique_ptr<Source> (*)();

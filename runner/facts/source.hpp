@@ -95,6 +95,13 @@ class SourceContext {
   /// The per-file facts `source` builds for `ref` (Source::build_file), cached per file side.
   /// Throws dsl::FactsError when `source` is unknown or has no per-file build.
   virtual const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) = 0;
+  /// Head files of the repository, in repo_files() order, whose text may hold `name` as a whole
+  /// identifier token (a maximal run of `[A-Za-z0-9_]`), or, with `defining`, as the token right
+  /// after the token `class` (blanks, tabs, line breaks and backslashes between): a superset of
+  /// the files that mention, or define a class called, `name`. For sources that follow names
+  /// across the repository on demand instead of parsing every file. Default: every
+  /// repo_files() path (ChangeFacts answers from its word index, built once without parsing).
+  virtual std::vector<std::string> files_holding(const std::string& name, bool defining);
   /// Records a note for the user ("PATH: not analysed (why)"), once however often it is given.
   /// Thread-safe.
   virtual void note(const std::string& text) = 0;
@@ -121,6 +128,10 @@ class Source {
   virtual bool nested_only() const { return false; }
   /// True when `build_file` reads SourceModel::branch_chains or unbound_reads.
   virtual bool uses_analyses() const { return false; }
+  /// True when `build` is the default one (the scope's per-file facts concatenated in file
+  /// order) and every fact of `build_file(ref)` has `file == ref.path`: the facts of a subset of
+  /// the scope's files are then a subsequence of the whole build (ChangeFacts::query_containing).
+  virtual bool builds_per_file() const { return false; }
 
   /// Returns the facts of `scope`, in file order then line order. Default: prefetches
   /// ctx.files(scope) and concatenates ctx.file_facts(name, ref) for each. Throws dsl::FactsError.

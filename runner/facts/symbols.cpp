@@ -12,6 +12,7 @@ using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
+using util::in_text;
 using util::last_name;
 
 class SymbolsSource final : public Source {
@@ -21,12 +22,14 @@ class SymbolsSource final : public Source {
             {
                 field("file", T::String, "path"),
                 field("line", T::Int, "line"),
-                field("name", T::String, "the bare name (\"forward\", \"np\")"),
+                in_text(field("name", T::String, "the bare name (\"forward\", \"np\")")),
                 field("kind", T::String, "def, class, import, assign (module or class level) or reference (call, base class, decorator)"),
-                field("qualified", T::String, "qualified name for def/class, module for import, callee for reference"),
-                field("text", T::String, "the line, trimmed"),
+                in_text(field("qualified", T::String, "qualified name for def/class, module for import, callee for reference")),
+                in_text(field("text", T::String, "the line, trimmed")),
             }};
   }
+
+  bool builds_per_file() const override { return true; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

@@ -45,4 +45,12 @@ inline dsl::FieldSchema field(const char* name, dsl::Type type, const char* doc,
   return dsl::FieldSchema{name, type, doc, fact_source};
 }
 
+/// `f` marked as spelled in its file's text (dsl::FieldSchema::in_text): only for values copied
+/// from the text (whitespace collapsed, comments or strings blanked, parts joined by '.' or
+/// '::'), never for values a source computes or resolves.
+inline dsl::FieldSchema in_text(dsl::FieldSchema f) {
+  f.in_text = true;
+  return f;
+}
+
 }  // namespace review::facts::util

@@ -36,6 +36,12 @@ std::string last_part(std::string_view base) {
 
 }  // namespace
 
+std::string base_name(std::string_view base) {
+  if (base.find('=') != std::string_view::npos) return "";  // metaclass=…
+  std::string n = last_part(base);
+  return n == "object" ? "" : n;
+}
+
 void ClassModel::add(const SourceModel& m) {
   if (m.language != Language::Python) return;
   for (const auto& k : m.classes) {
@@ -73,8 +79,8 @@ void ClassModel::resolve() {
     auto& c = classes_[i];
     c.resolved.assign(c.bases.size(), -1);
     for (size_t b = 0; b < c.bases.size(); ++b) {
-      std::string n = last_part(c.bases[b]);
-      if (n.empty() || n == "object" || c.bases[b].find('=') != std::string::npos) continue;  // metaclass=…
+      std::string n = base_name(c.bases[b]);
+      if (n.empty()) continue;
       auto it = by_name_.find(n);
       if (it == by_name_.end()) continue;
       int pick = -1, same_file = -1, count = 0;

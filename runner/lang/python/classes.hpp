@@ -37,6 +37,11 @@ struct ClassInfo {
   std::unordered_map<std::string, std::vector<AttributeUse>> reads;      ///< `self.NAME` read (not as an assignment target)
 };
 
+/// The bare name a base text resolves by (ClassModel::resolve): its last dotted part before any
+/// `[`, trailing blanks cut ("nn.Module" -> "Module", "Generic[T]" -> "Generic"); "" for a
+/// keyword argument (`metaclass=…`), for `object` and for an empty text.
+std::string base_name(std::string_view base);
+
 class ClassModel {
  public:
   /// Adds the classes of one Python model (other languages are ignored). The model must outlive

@@ -1,0 +1,312 @@
+// Reads by key (ChangeFacts::query_containing, the evaluator's demand-driven read of repository-wide
+// sources): the files chosen are those whose text holds the key, fewer files are parsed, and rules
+// find exactly what they find when every source is built whole, on random synthetic repositories.
+#include <random>
+#include <set>
+
+#include "catch.hpp"
+#include "dsl/ruleset.hpp"
+#include "facts/change_builder.hpp"
+
+using review::dsl::FactPtr;
+using review::dsl::Scope;
+using review::facts::testing::ChangeBuilder;
+
+namespace {
+
+const Scope kRepo{Scope::Kind::Repo, {}};
+
+std::set<std::string> files_of(const std::vector<FactPtr>& facts) {
+  std::set<std::string> out;
+  for (const auto& f : facts) out.insert(f->file);
+  return out;
+}
+
+// "file:line name" of every fact whose field `field` equals `value`, in order.
+std::vector<std::string> matching(const std::vector<FactPtr>& facts, const char* field, const std::string& value) {
+  std::vector<std::string> out;
+  for (const auto& f : facts)
+    if (f->get(field).to_text() == value) out.push_back(f->file + ":" + std::to_string(f->line));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("query_containing parses only the files whose text holds the words", "[facts][bykey]") {
+  ChangeBuilder b;
+  b.file("pkg/a.py", "def alpha():\n    return 1\n", "def alpha():\n    return beta_helper(2)\n");
+  b.unchanged("pkg/b.py", "def beta_helper(x):\n    return x\n");
+  b.unchanged("pkg/c.py", "import os\n\ndef gamma():\n    os.getcwd()\n");
+  b.unchanged("pkg/d.py", "# mentions beta_helper in a comment only\nX = 1\n");
+  for (int i = 0; i < 12; ++i) b.unchanged("pkg/other" + std::to_string(i) + ".py", "def f" + std::to_string(i) + "():\n    pass\n");
+  b.unchanged("pkg/blob.bin", std::string("beta\0data", 9));  // binary: parsed (for its note) whatever the key
+  std::vector<std::string> parsed;
+  auto lazy = b.facts();
+  lazy->set_parse_hook([&](const std::string& p, bool) { parsed.push_back(p); });
+
+  const auto* got = lazy->query_containing("symbols", kRepo, {"beta_helper"});
+  REQUIRE(got != nullptr);
+  // a.py calls it, b.py defines it, d.py names it in a comment (a superset is allowed)
+  CHECK(files_of(*got) == std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/d.py"});
+  CHECK(std::set<std::string>(parsed.begin(), parsed.end()) ==
+        std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/blob.bin", "pkg/d.py"});
+  // a word inside a longer token selects the files of that token; every word must be there
+  const auto* part = lazy->query_containing("functions", kRepo, {"helper"});
+  REQUIRE(part != nullptr);
+  CHECK(files_of(*part) == std::set<std::string>{"pkg/a.py", "pkg/b.py"});  // d.py has no function
+  const auto* both = lazy->query_containing("functions", kRepo, {"beta", "gamma"});
+  REQUIRE(both != nullptr);
+  CHECK(both->empty());
+  // cached per words: the same list again
+  CHECK(lazy->query_containing("symbols", kRepo, {"beta_helper"}) == got);
+
+  // the same facts as the whole build, in the same order
+  auto whole = b.facts();
+  const auto& all = whole->query("symbols", kRepo);
+  CHECK(matching(*got, "name", "beta_helper") == matching(all, "name", "beta_helper"));
+  CHECK(matching(*got, "name", "beta_helper").size() == 2);
+
+  // not narrowed: sources not built file by file, other scopes, most files, a whole build done
+  CHECK(lazy->query_containing("files", kRepo, {"beta_helper"}) == nullptr);
+  CHECK(lazy->query_containing("symbols", Scope{Scope::Kind::Changed, {}}, {"beta_helper"}) == nullptr);
+  CHECK(lazy->query_containing("symbols", kRepo, {"def"}) == nullptr);  // 15 of 17 files
+  CHECK(lazy->query_containing("symbols", kRepo, {}) == nullptr);
+  lazy->query("calls", kRepo);
+  CHECK(lazy->query_containing("calls", kRepo, {"beta_helper"}) == nullptr);
+  CHECK_THROWS_AS(lazy->query_containing("nosuch", kRepo, {"x"}), review::dsl::FactsError);
+}
+
+TEST_CASE("a glob scope reads by key within its files", "[facts][bykey]") {
+  ChangeBuilder b;
+  b.file("src/a.py", "x = 1\n", "x = shared_name\n");
+  for (int i = 0; i < 10; ++i) b.unchanged("src/f" + std::to_string(i) + ".py", "def g" + std::to_string(i) + "():\n    pass\n");
+  b.unchanged("src/k.py", "def shared_name():\n    pass\n");
+  b.unchanged("lib/k.py", "def shared_name():\n    pass\n");
+  auto facts = b.facts();
+  const auto* got = facts->query_containing("functions", Scope{Scope::Kind::Globs, {"src/**"}}, {"shared_name"});
+  REQUIRE(got != nullptr);
+  CHECK(matching(*got, "name", "shared_name") == std::vector<std::string>{"src/k.py:1"});
+}
+
+namespace {
+
+// A random repository: files defining, calling, importing and mentioning names of a small
+// vocabulary, one changed file that adds uses of some of them.
+ChangeBuilder random_repo(std::mt19937& rng) {
+  std::vector<std::string> names;
+  for (const char* stem : {"load_weights", "shuffle", "fused_moe", "quant_fp8", "rope", "gemm_a8w8", "topk",
+                           "ckernel", "norm_fwd", "pad", "silu", "rms", "paged_attn", "mla", "kv_cache"})
+    for (const char* suffix : {"", "2"}) names.push_back(std::string(stem) + suffix);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  auto name = [&] { return names[pick(names.size())]; };
+  ChangeBuilder b;
+  for (int i = 0; i < 60; ++i) {
+    std::string text;
+    int defs = static_cast<int>(pick(3));
+    for (int d = 0; d < defs; ++d) text += "def " + name() + "(x, " + name() + "_out=None):\n    return x\n\n";
+    if (pick(3) == 0) text += "from pkg.m" + std::to_string(pick(60)) + " import " + name() + "\n";
+    if (pick(2) == 0) text += "y = ops." + name() + "(1, " + name() + "_out=2)\n";
+    if (pick(3) == 0) text += "# see " + name() + "\n";
+    if (pick(4) == 0) text += name() + "_impl = 1\n";
+    if (pick(4) == 0) text += "class K" + std::to_string(pick(5)) + ":\n    def " + name() + "(self):\n        pass\n";
+    text += "z" + std::to_string(i) + " = 0\n";
+    b.unchanged("pkg/m" + std::to_string(i) + ".py", text);
+  }
+  std::string head = "import ops\n";
+  for (int k = 0; k < 4; ++k) head += "v = ops." + name() + "(a, " + name() + "_out=b)\n";
+  head += "def " + name() + "(q):\n    return q\n";
+  b.file("pkg/changed.py", "import ops\n", head);
+  return b;
+}
+
+std::string rule(const std::string& id, const std::string& body, const std::string& problem) {
+  return "rule " + id + " \"" + id + "\" {\n" + body + "\n  problem \"" + problem +
+         "\"\n  impact \"i\"\n  action \"Author must look\"\n  example bad text \"x\"\n}\n";
+}
+
+// Lookups the evaluator reads by key: equality on names (one word, two words), a dotted tail,
+// `in` a list field, word holes (whole token, prefix, inside a token), in `for`, `exists` and
+// `unless exists`, over repo and glob scopes.
+const std::string kRules =
+    rule("EQ", "  for c in calls(changed) where c.added and c.callee ~ /\\.(?P<n>\\w+)$/\n"
+               "  for d in functions(repo) where d.name == n and d.file != c.file",
+         "{n} at {d.file}:{d.line}") +
+    rule("SYM", "  for c in calls(changed) where c.callee ~ /\\.(?P<n>\\w+)$/\n"
+                "  unless exists s in symbols(repo) where s.name == n and s.kind == \"import\"",
+         "{n} never imported") +
+    rule("TAIL", "  for f in functions(changed) where f.added\n"
+                 "  for c in calls(repo) where c.callee ~ /(^|\\.){f.name}$/",
+         "{f.name} called at {c.file}:{c.line}") +
+    rule("MEMBER", "  for c in calls(changed) where c.added\n"
+                   "  for kw in c.kwarg_names\n"
+                   "  for d in functions(repo) where kw in d.params and d.file != c.file",
+         "{kw} of {d.qualified}") +
+    rule("WORD", "  for f in functions(changed)\n"
+                 "  for l in lines(repo) where l.text ~ /\\b{f.name}\\b/ and l.file != f.file",
+         "{f.name} at {l.file}:{l.line}") +
+    rule("PREFIX", "  for f in functions(changed)\n"
+                   "  where exists l in lines(repo) where l.code ~ /\\b{f.name}_/ and l.file != f.file",
+         "{f.name} has a variant") +
+    rule("INSIDE", "  for f in functions(changed)\n"
+                   "  for l in lines(\"pkg/**\") where l.comment ~ /{f.name}/",
+         "{f.name} in a comment at {l.file}:{l.line}") +
+    rule("QUAL", "  for c in calls(changed) where c.callee ~ /\\.(?P<n>\\w+)$/\n"
+                 "  for d in functions(repo) where d.qualified == \"K3.\" + n",
+         "{d.qualified}");
+
+// "rule file:line problem" of every finding, in order.
+std::vector<std::string> run(ChangeBuilder& b, bool by_key, size_t& parsed) {
+  auto facts = b.facts();
+  parsed = 0;
+  facts->set_parse_hook([&](const std::string&, bool) { ++parsed; });
+  auto loaded = review::dsl::load_ruleset("k.rules", kRules, facts->schema(), nullptr, {});
+  if (!loaded.ok()) {
+    std::string d;
+    for (const auto& x : loaded.diagnostics) d += x.message + "\n";
+    FAIL(d);
+  }
+  review::dsl::EvalOptions o;
+  o.read_by_key = by_key;
+  o.rule_budget = std::chrono::milliseconds(60000);
+  auto r = review::dsl::evaluate(*loaded.program, *facts, o);
+  CHECK(r.internal_diagnostics.empty());
+  std::vector<std::string> out;
+  for (const auto& f : r.findings) out.push_back(f.rule_id + " " + f.file + ":" + std::to_string(f.line) + " " + f.problem);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("rules read by key find what they find over whole sources (random repositories)", "[facts][bykey]") {
+  size_t findings = 0, lazy_parses = 0, whole_parses = 0;
+  std::set<std::string> rules_hit;
+  for (unsigned seed = 1; seed <= 30; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    ChangeBuilder b = random_repo(rng);
+    size_t lazy_n = 0, whole_n = 0;
+    auto lazy = run(b, true, lazy_n);
+    auto whole = run(b, false, whole_n);
+    REQUIRE(lazy == whole);
+    findings += whole.size();
+    for (const auto& f : whole) rules_hit.insert(f.substr(0, f.find(' ')));
+    lazy_parses += lazy_n;
+    whole_parses += whole_n;
+  }
+  // the comparison has something to compare: every rule fires on some repository
+  CHECK(rules_hit == std::set<std::string>{"EQ", "INSIDE", "MEMBER", "PREFIX", "QUAL", "SYM", "TAIL", "WORD"});
+  CHECK(findings > 100);
+  CHECK(lazy_parses < whole_parses);
+}
+
+TEST_CASE("explain --plan says which lookups read a source by key", "[facts][bykey]") {
+  auto facts = ChangeBuilder().facts();
+  auto loaded = review::dsl::load_ruleset("k.rules", kRules, facts->schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("EQ") ==
+        "plan EQ\n"
+        "  for c in calls(changed): scan\n"
+        "    check c.added\n"
+        "    check (~ c.callee /\\.(?P<n>\\w+)$/)\n"
+        "  for d in functions(repo): index functions(repo) by .name = n  (read by key: only files whose text holds it are parsed)\n"
+        "    check (== d.name n)\n"
+        "    check (!= d.file c.file)\n");
+  CHECK(loaded.program->plan("SYM").find("read by key") != std::string::npos);
+  CHECK(loaded.program->plan("MEMBER").find("index functions(repo) by .params holding kw  (read by key") != std::string::npos);
+  // a changed-files scope is small: looked up in an index, not read by key
+  CHECK(loaded.program->plan("WORD").find("for f in functions(changed): scan") != std::string::npos);
+  CHECK(loaded.program->plan("EQ").find("calls(changed): index") == std::string::npos);
+}
+
+namespace {
+
+// Every fact as "file:line field=value …" (fields in name order), one per line.
+// Only the facts of classes of `only_files`: located there, or (`other_file`) naming one of them
+// in that field; with `by_other_only`, only the latter.
+std::string dump_all(const std::vector<FactPtr>& facts, const std::set<std::string>* only_files,
+                     const char* other_file = nullptr, bool by_other_only = false) {
+  std::string out;
+  for (const auto& f : facts) {
+    bool keep = !only_files || (!by_other_only && only_files->count(f->file)) ||
+                (other_file && only_files->count(f->get(other_file).to_text()));
+    if (!keep) continue;
+    out += f->file + ":" + std::to_string(f->line);
+    for (const auto& [k, v] : f->fields) out += " " + k + "=" + v.to_text();
+    out += "\n";
+  }
+  return out;
+}
+
+// Random Python class hierarchies over 50 files: repeated names (ambiguous bases), bases from
+// other files, nested bases through attributes (`nn.Module`), methods and `self.` attributes.
+ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed) {
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  const std::vector<std::string> methods = {"forward", "load", "reset", "step", "__init__"};
+  auto cls = [&] { return "Layer" + std::to_string(pick(30)); };
+  auto klass = [&](const std::string& name) {
+    std::string bases;
+    int n = static_cast<int>(pick(3));
+    for (int i = 0; i < n; ++i) {
+      int kind = static_cast<int>(pick(5));
+      std::string b = kind == 0 ? "nn.Module" : kind == 1 ? "mod." + cls() : cls();
+      bases += (i ? ", " : "") + b;
+    }
+    std::string text = "class " + name + (bases.empty() ? "" : "(" + bases + ")") + ":\n";
+    int m = 1 + static_cast<int>(pick(3));
+    for (int i = 0; i < m; ++i) {
+      const std::string& mn = methods[pick(methods.size())];
+      text += "    def " + mn + "(self):\n        self.a" + std::to_string(pick(4)) + " = self.a" +
+              std::to_string(pick(4)) + "\n";
+    }
+    return text + "\n";
+  };
+  ChangeBuilder b;
+  for (int i = 0; i < 50; ++i) {
+    std::string text = "import torch.nn as nn\n\n";
+    int k = static_cast<int>(pick(3));
+    for (int j = 0; j < k; ++j) text += klass(cls());
+    if (pick(3) == 0) text += "x = " + cls() + "()\n";
+    b.unchanged("pkg/f" + std::to_string(i) + ".py", text);
+  }
+  for (int c = 0; c < 2; ++c) {
+    std::string path = "pkg/changed" + std::to_string(c) + ".py";
+    std::string base = "import torch.nn as nn\n\n" + klass(cls());
+    b.file(path, base, base + klass(cls()));
+    changed.insert(path);
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("class facts of the changed files: the demand-driven class model equals the whole one", "[facts][bykey]") {
+  const Scope kChanged{Scope::Kind::Changed, {}};
+  const Scope kAll{Scope::Kind::Globs, {"**"}};  // a glob scope builds the model of every file
+  size_t lazy_parses = 0, whole_parses = 0, facts_seen = 0;
+  for (unsigned seed = 1; seed <= 25; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    std::set<std::string> changed;
+    ChangeBuilder b = random_classes(rng, changed);
+    auto lazy = b.facts();
+    auto whole = b.facts();
+    size_t nl = 0, nw = 0;
+    lazy->set_parse_hook([&](const std::string&, bool) { ++nl; });
+    whole->set_parse_hook([&](const std::string&, bool) { ++nw; });
+    for (const char* source : {"classes", "methods", "attributes", "subclasses", "overrides"}) {
+      INFO(source);
+      // facts located outside the changed files that belong to their classes
+      const char* other = std::string(source) == "overrides" ? "base_file"
+                          : std::string(source) == "subclasses" ? "class_file" : nullptr;
+      bool sub = std::string(source) == "subclasses";  // located at the subclass, wherever it is
+      std::string got = dump_all(lazy->query(source, kChanged), &changed, other, sub);
+      std::string want = dump_all(whole->query(source, kAll), &changed, other, sub);
+      REQUIRE(got == want);
+      facts_seen += std::count(got.begin(), got.end(), '\n');
+    }
+    lazy_parses += nl;
+    whole_parses += nw;
+  }
+  CHECK(facts_seen > 300);
+  CHECK(lazy_parses < whole_parses);
+}
