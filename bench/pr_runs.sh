@@ -23,7 +23,7 @@ while IFS=$'\t' read -r repo sha parent _; do
   dir=/work/repos/${repo#*/}
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$runner" -r atom --repo "$dir" --base "$parent" --head "$sha" \
     --fail-on never --format "json=$tmp/o.json" >/dev/null 2>"$tmp/err" || true
-  read -r e u s m <"$tmp/t"
+  read -r e u s m < <(tail -n 1 "$tmp/t")  # after "Command exited with non-zero status N"
   inc=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("incomplete", [])))' "$tmp/o.json" 2>/dev/null || echo "?")
   echo "$repo $sha $e $(awk -v u="$u" -v s="$s" 'BEGIN {print u+s}') $m $inc" >>"$tmp/rows"
 done <"$tsv"
