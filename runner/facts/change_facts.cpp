@@ -233,8 +233,12 @@ std::optional<std::string> ChangeFacts::head_text(const std::string& path) {
     std::lock_guard lock(mu_);
     t = change_->content->head(path);
   }
-  if (t && (t->size() > options_.max_file_bytes || t->find('\0') != std::string::npos)) return std::nullopt;
+  if (t && parse_skips(*t)) return std::nullopt;
   return t;
+}
+
+bool ChangeFacts::parse_skips(const std::string& text) const {
+  return text.size() > options_.max_file_bytes || text.find('\0') != std::string::npos;
 }
 
 std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& path, bool base,
@@ -408,7 +412,7 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
       if (cf) idx.always.push_back(i);
       continue;
     }
-    if (text->size() > options_.max_file_bytes || text->find('\0') != std::string::npos) {
+    if (parse_skips(*text)) {
       // parsing skips it with its note (and, over the size limit, makes the review incomplete)
       // as a whole build would: do that now, from the text in hand, and keep it a candidate
       std::string key = "h:" + paths[i];

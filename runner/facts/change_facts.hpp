@@ -166,6 +166,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     std::vector<uint32_t> files_with(const std::string& word) const;
   };
   const WordIndex& word_index();
+  /// True for a text that parsing skips with a note: over `--max-file-bytes`, or holding a NUL
+  /// byte (binary). head_text and the word index use it to agree with parse().
+  bool parse_skips(const std::string& text) const;
   std::optional<WordIndex> word_index_;
 };
 
