@@ -17,10 +17,25 @@ pair come from) and `half` (tuning or frozen, from a hash of fix_sha, so a pair 
 the halves; see split_half()).
 
 Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-rules):
-  D1b  possibly unbound local. Fix: message (UnboundLocalError, NameError, referenced before
-       assignment, ...) or an added default binding (`x = None` ...). Confirmed by Pyright
-       (reportPossiblyUnboundVariable/reportUnboundVariable): the name is reported in the fix's parent
-       and not in the fix, and it is reported in the introducing commit but not in its parent.
+  D1b  possibly unbound local. Confirmed by Pyright (reportPossiblyUnboundVariable/
+       reportUnboundVariable): the name is reported in the fix's parent and not in the fix, and
+       it is reported in the introducing commit but not in its parent. Label filters (a pair
+       failing one is written to --rejects with the filter's name, not to the corpus):
+         fix-shape  the fix's message names the bug class (MSG["D1b"]: UnboundLocalError,
+                    NameError, referenced before assignment, ...) OR its diff adds, in that
+                    function, a binding of the name that reaches the read: in an arm that
+                    encloses the read, before it (a default binding before the branch, or the
+                    binding moved above the read), or in a new `else:`/`except`/`finally` arm
+                    before the read (added_binding_reaches()). A binding in a loop body does not
+                    reach. (Commits are first pre-filtered by FIXMSG, as before.)
+         revert-*   the fix is a revert: its message says so (REVERT_MSG), its file equals the
+                    file two commits back, or its hunks are the introducing commit's turned
+                    round (is_revert()).
+         same-test  Pyright's blind spot: at the introducing commit, every reported read is
+                    bound once the read's own tests are taken as facts and an `if` with a
+                    textually identical test (truth wrappers `const_expr(x)`/`bool(x)` and `not`
+                    peeled) goes down the same arm (`if const_expr(c): x = ...` ...
+                    `if const_expr(c): use(x)`; bound_under_own_tests()).
   B5   call/signature mismatch (unexpected keyword argument, missing positional argument, ...):
        the removed call or def line of the fix, blamed. E2 when the line is in a plugin bridge.
        AttributeError fixes that rename one attribute on a line count too (a symbol renamed
@@ -31,7 +46,15 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
   D4   zero-fill reversed: a fix that turns torch.empty-like allocation back into a zeroed one,
        where the introducing commit had turned zeros into empty (D1 when the buffer was
        allocated uninitialised from the start: not a D4 case, skipped), or a fix that puts back
-       an assert the introducing commit removed.
+       an assert the introducing commit removed. Label filters (as for D1b, to --rejects):
+         whole-file     the introducing commit adds the file: the path is new at its base
+                        (git may pair it with an old file by rename) or its added lines are 80%+
+                        of the file (whole_file_added()).
+         revert-*       the fix is a revert (is_revert(), as for D1b).
+         scope-deleted  (asserts) the function or class that held the removed assert does not
+                        exist after the introducing commit: the check left with its scope.
+         restated       (asserts) the introducing commit adds, in that file, an assert that
+                        rewrites the removed one (difflib ratio >= 0.6): a replacement.
   C2   fnuz decided from the arch: a fix (message fnuz) that changes a line naming fnuz/fp8 and
        an arch test. C1 when no arch test is on the line.
   G1b  a blocking queue get: a fix that adds a timeout (get(timeout=...), get_nowait, wait_for)
@@ -43,8 +66,11 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
        no registry or docs file names it (positive).
 
 Usage:
-  eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--pyright BIN] [--limit N]
+  eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--rejects FILE] [--pyright BIN] [--limit N]
   eval/mine_cases.py --out OUT --merge FILE...   (concatenate per-repo outputs, re-check, renumber)
+  eval/mine_cases.py --out OUT --merge FILE... --previous OLD.tsv --remined D1b,D4 --rejects-in REJ...
+      (re-mined families replace theirs in OLD.tsv; unchanged cases keep their MC ids, new cases get
+       ids after the maximum; the dropped cases and the filter that dropped each go to stdout)
 
 Stdout: progress on stderr, the TSV on --out (default stdout). Exit 0; 2 on a bad repository.
 Nothing is copied from the mined repository but commit ids, paths, line numbers and this
@@ -67,6 +93,7 @@ import textwrap
 COLUMNS = ["id", "repo", "base_sha", "head_sha", "rule", "checklist", "polarity", "path", "line",
            "source", "description", "fix_sha", "half"]
 CODE_EXT = (".py", ".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp", ".hip")
+REJECT_COLUMNS = ["repo", "rule", "fix_sha", "head_sha", "path", "line", "fix_path", "fix_line", "why", "half"]
 MAX_FILES = 80          # an introducing commit touching more files is a bulk import, not a review
 PYRIGHT_DEFAULT = os.path.expanduser("~/.cache/review-action/pyright-1.1.409/node_modules/.bin/pyright")
 
@@ -317,6 +344,298 @@ class Pyright:
         return out
 
 
+# ---- label filters (session 7): what a mined pair must show to be a trustworthy label ---------
+
+REVERT_MSG = re.compile(r"^\s*revert\b|\bThis reverts commit\b|\breverts? (commit|#\d+|pr\b)|^\s*\"?revert", re.I | re.M)
+TRUTH_WRAPPERS = {"const_expr", "constexpr", "bool"}
+
+
+def _arms(node):
+    """The statement lists of a compound node, by field name (body, orelse, handlers, finalbody,
+    cases), for walking with the chain of enclosing arms."""
+    for f in ("body", "orelse", "handlers", "finalbody", "cases"):
+        v = getattr(node, f, None)
+        if isinstance(v, list):
+            yield f, v
+
+
+def chains(fn):
+    """{id(node): (node, chain)} for every node under fn, where chain is the tuple of (ancestor,
+    field) pairs naming the arm each enclosing statement or expression sits in (If/IfExp 'body'
+    or 'orelse', For/While/With/Try/ExceptHandler/FunctionDef 'body', ...); an expression keeps
+    the chain of its statement plus its IfExp arms. Nested functions are walked (a closure's read
+    is judged by the enclosing function's bindings)."""
+    out = {}
+
+    def visit(node, chain):
+        out[id(node)] = (node, chain)
+        if isinstance(node, ast.IfExp):
+            visit(node.test, chain)
+            visit(node.body, chain + ((node, "body"),))
+            visit(node.orelse, chain + ((node, "orelse"),))
+            return
+        arm_children = set()
+        for f, stmts in _arms(node):
+            for s in stmts:
+                arm_children.add(id(s))
+                visit(s, chain + ((node, f),))
+        for ch in ast.iter_child_nodes(node):
+            if id(ch) not in arm_children:
+                visit(ch, chain)
+    visit(fn, ())
+    return out
+
+
+def _primary(test, polarity):
+    """(text, polarity) of a test with truth wrappers (`const_expr(x)`, `bool(x)`, a module
+    prefix allowed) and `not` peeled: `if const_expr(not a)` is ("a", False)."""
+    while True:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, polarity = test.operand, not polarity
+            continue
+        if isinstance(test, ast.Call) and len(test.args) == 1 and not test.keywords:
+            f = test.func
+            nm = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if nm in TRUTH_WRAPPERS:
+                test = test.args[0]
+                continue
+        break
+    return ast.unparse(test), polarity, test
+
+
+def _test_keys(test, polarity):
+    """(key, polarity) facts a branch taken with `test` == polarity establishes: the peeled test
+    (_primary) and, for a true `and` (a false `or`), each of its operands."""
+    key, polarity, test = _primary(test, polarity)
+    out = {(key, polarity)}
+    if polarity and isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        for v in test.values:
+            out |= _test_keys(v, True)
+    if not polarity and isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        for v in test.values:
+            out |= _test_keys(v, False)
+    return out
+
+
+def _binds_stmt(s, nm, assume):
+    """True when executing statement s surely binds nm or leaves the straight-line path (return,
+    raise, continue), taking an `if` whose test the assumptions decide down that arm only."""
+    if isinstance(s, (ast.Return, ast.Raise, ast.Continue)):
+        return True
+    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return s.name == nm
+    if isinstance(s, ast.If):
+        key = _primary(s.test, True)[:2]
+        if key in assume:
+            return _binds_seq(s.body, nm, assume)
+        if (key[0], not key[1]) in assume:
+            return _binds_seq(s.orelse, nm, assume)
+        return _binds_seq(s.body, nm, assume) and _binds_seq(s.orelse, nm, assume)
+    if isinstance(s, (ast.With, ast.AsyncWith)):
+        return _binds_seq(s.body, nm, assume)
+    if isinstance(s, ast.Try) or (hasattr(ast, "TryStar") and isinstance(s, ast.TryStar)):
+        if _binds_seq(s.finalbody, nm, assume):
+            return True
+        return _binds_seq(s.body, nm, assume) and all(_binds_seq(h.body, nm, assume) for h in s.handlers)
+    if isinstance(s, (ast.For, ast.AsyncFor, ast.While)) or (hasattr(ast, "Match") and isinstance(s, ast.Match)):
+        return False
+    for x in ast.walk(s):
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store) and x.id == nm:
+            return True
+        if isinstance(x, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == nm for a in x.names):
+            return True
+    return False
+
+
+def _binds_seq(stmts, nm, assume):
+    return any(_binds_stmt(s, nm, assume) for s in stmts)
+
+
+def bound_under_own_tests(fn, nm, read):
+    """True when `read` (a Load of nm under fn) is surely bound once the tests that guard the read
+    are taken as facts, compared as text: every `if`/`elif`/conditional expression the read sits
+    in fixes its test's value, and a later `if` with a textually identical test (truth wrappers
+    and `not` peeled) goes down the same arm. This is the correlation Pyright does not make
+    (`if const_expr(c): x = ...` ... `if const_expr(c): use(x)`)."""
+    ch = chains(fn)
+    if id(read) not in ch:
+        return False
+    chain = ch[id(read)][1]
+    assume = set()
+    for anc, f in chain:
+        if isinstance(anc, (ast.If, ast.IfExp, ast.While)) and f in ("body", "orelse"):
+            assume |= _test_keys(anc.test, f == "body")
+    # walk down the read's arms: a binding statement before the read at any level binds it
+    for anc, f in chain:
+        stmts = getattr(anc, f, None)
+        if not isinstance(stmts, list):
+            continue
+        nxt = None
+        for s in stmts:
+            if id(s) in ch and _contains(s, read):
+                nxt = s
+                break
+            if _binds_stmt(s, nm, assume):
+                return True
+        if nxt is None:
+            return False
+    return False
+
+
+def _contains(node, target):
+    return any(x is target for x in ast.walk(node))
+
+
+def _parse_function(text):
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for n in tree.body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return n
+    return None
+
+
+def reads_at(fn, nm, lines):
+    """The Load nodes of nm in fn on the given (1-based, fn-text) lines."""
+    return [x for x in ast.walk(fn) if isinstance(x, ast.Name) and x.id == nm
+            and isinstance(x.ctx, ast.Load) and x.lineno in lines]
+
+
+def pyright_blind_spot(func_text, nm, lines):
+    """True when every read of nm that Pyright reports (on `lines` of the function's text) is bound
+    under its own tests (bound_under_own_tests): Pyright's correlated-test blind spot, not a bug."""
+    fn = _parse_function(func_text)
+    if fn is None:
+        return False
+    reads = reads_at(fn, nm, set(lines))
+    return bool(reads) and all(bound_under_own_tests(fn, nm, r) for r in reads)
+
+
+def added_binding_reaches(fix_text, fix_start, nm, added_lines, read_line):
+    """True when the fix adds, in the function (fix_text, starting at file line fix_start), a
+    binding of nm on an added line that reaches a read of nm at or after file line read_line:
+      * a binding in an arm that encloses the read, before it (a default binding before the
+        branch, or the binding moved above the read), or
+      * a binding in a new `else:` arm (or `except`/`finally` arm) of an `if`/`try` that sits
+        before the read in an arm enclosing it.
+    A binding in a loop body does not reach (the loop may run zero times)."""
+    fn = _parse_function(fix_text)
+    if fn is None:
+        return False
+    ch = chains(fn)
+    off = fix_start - 1
+    stores = [x for x in ast.walk(fn) if isinstance(x, ast.Name) and x.id == nm and isinstance(x.ctx, ast.Store)
+              and x.lineno + off in added_lines]
+    loads = [x for x in ast.walk(fn) if isinstance(x, ast.Name) and x.id == nm and isinstance(x.ctx, ast.Load)
+             and x.lineno + off >= read_line - 1]
+    for b in stores:
+        cb = ch[id(b)][1]
+        for r in loads:
+            if (r.lineno, r.col_offset) <= (b.lineno, b.col_offset):
+                continue
+            cr = ch[id(r)][1]
+            k = 0
+            while k < min(len(cb), len(cr)) and cb[k][0] is cr[k][0] and cb[k][1] == cr[k][1]:
+                k += 1
+            rest = cb[k:]
+            if any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) and f == "body" for a, f in rest):
+                continue
+            if not rest:
+                return True    # the binding's arm encloses the read: it dominates it
+            # a new arm: else / elif-else chain of an if, or an except/finally/else arm of a try
+            if all(isinstance(a, ast.If) for a, f in rest) and rest[-1][1] == "orelse":
+                return True
+            if isinstance(rest[0][0], (ast.Try,) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())) \
+                    and rest[0][1] in ("handlers", "finalbody", "orelse"):
+                return True
+    return False
+
+
+def added_lines_of(hunks):
+    """New-side line numbers a file's -U0 hunks add."""
+    return {h.new_start + i for h in hunks for i in range(len(h.added))}
+
+
+def is_revert(repo, fix, fix_path, fix_old, intro=None, intro_path=None):
+    """Why the fix is a revert ('message', 'grandparent' or 'inverse'), or '' when it is not:
+      * its message says revert;
+      * its text of the file equals the file's text two commits back (the fix restores the
+        parent's parent's text);
+      * its hunks in the file are the introducing commit's turned round: the lines it adds are
+        (90%+) the lines the introducing commit removed there, and those it removes the lines
+        that commit added."""
+    if REVERT_MSG.search(fix.message):
+        return "message"
+    gp = git(repo, "rev-parse", "-q", "--verify", fix.sha + "~2", check=False).strip()
+    if gp:
+        a = show(repo, fix.sha, fix_path)
+        if a is not None and a == show(repo, gp, fix_old or fix_path):
+            return "grandparent"
+    if intro is not None and intro_path in intro.files and fix_path in fix.files:
+        fa = collections.Counter(x.strip() for h in fix.files[fix_path][1] for x in h.added if x.strip())
+        fr = collections.Counter(x.strip() for h in fix.files[fix_path][1] for x in h.removed if x.strip())
+        ia = collections.Counter(x.strip() for h in intro.files[intro_path][1] for x in h.added if x.strip())
+        ir = collections.Counter(x.strip() for h in intro.files[intro_path][1] for x in h.removed if x.strip())
+
+        def close(x, y):
+            return sum((x & y).values()) >= 0.9 * max(sum(x.values()), sum(y.values()))
+        if fa and ir and close(fa, ir) and close(fr, ia):
+            return "inverse"
+    return ""
+
+
+def whole_file_added(repo, intro, path, base):
+    """True when the introducing commit adds the file at `path`: the path does not exist at the
+    base (a new file, or one git pairs with an old file by rename), or the commit's added lines
+    are 80%+ of the file at its head (a rewrite)."""
+    if show(repo, base, path) is None:
+        return True     # new at this path (git may still pair it with an old file by rename)
+    if path not in intro.files:
+        return False
+    text = show(repo, intro.sha, path)
+    if text is None:
+        return False
+    added = sum(len(h.added) for h in intro.files[path][1])
+    return added >= 0.8 * max(len(text.splitlines()), 1)
+
+
+def enclosing_scopes(src, line):
+    """Qualified names of the classes and functions enclosing `line` of src, outermost first."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    out = []
+
+    def visit(body, prefix):
+        for n in body:
+            if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and n.lineno <= line <= (n.end_lineno or n.lineno):
+                q = prefix + n.name
+                out.append(q)
+                visit(n.body, q + ".")
+    visit(tree.body, "")
+    return out
+
+
+def scope_names(src):
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    out = set()
+
+    def visit(body, prefix):
+        for n in body:
+            if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.add(prefix + n.name)
+                visit(n.body, prefix + n.name + ".")
+    visit(tree.body, "")
+    return out
+
+
 # ---- families ------------------------------------------------------------------------------
 
 class Miner:
@@ -324,12 +643,33 @@ class Miner:
         self.repo, self.name, self.commits, self.pyright, self.log = repo, name, commits, pyright, log
         self.meta = Meta(repo, commits)
         self.cases = []
+        self.rejects = []   # candidates a label filter turned away, with the filters' names
         self.seen = set()
 
-    def emit(self, rule, fix, intro, intro_path, intro_line, fix_path, fix_line, what):
-        """A positive at the introducing commit and a negative at the fix commit."""
+    def reject(self, rule, fix, intro, intro_path, intro_line, fix_path, fix_line, why):
+        """Records a candidate pair the label filters turned away (written by --rejects)."""
+        self.rejects.append(dict(repo=self.name, rule=rule, fix_sha=fix.sha, head_sha=intro, path=intro_path,
+                                 line=intro_line, fix_path=fix_path, fix_line=fix_line, why=",".join(why),
+                                 half=split_half(fix.sha)))
+
+    def emit(self, rule, fix, intro, intro_path, intro_line, fix_path, fix_line, what, why=()):
+        """A positive at the introducing commit and a negative at the fix commit. `why`: label
+        filters the caller found failing; D4's whole-file and revert filters are applied here.
+        A pair with any failing filter is recorded by reject() instead."""
         base = self.meta.parent(intro)
         if base is None or intro == fix.sha or self.meta.nfiles(intro) > MAX_FILES:
+            return False
+        why = list(why)
+        if rule == "D4":
+            ic = self.meta.by_sha.get(intro)
+            if ic is not None and whole_file_added(self.repo, ic, intro_path, base):
+                why.append("whole-file")
+            fold = fix.files.get(fix_path, (None,))[0]
+            rv = is_revert(self.repo, fix, fix_path, fold, ic, intro_path)
+            if rv:
+                why.append("revert-" + rv)
+        if why:
+            self.reject(rule, fix, intro, intro_path, intro_line, fix_path, fix_line, why)
             return False
         key = (rule, intro, intro_path, intro_line)
         if key in self.seen:
@@ -447,10 +787,10 @@ class Miner:
             for path, (old, hunks) in c.files.items():
                 for h in hunks:
                     adds = {x.strip() for x in h.added}
-                    for r in h.removed:
+                    for i, r in enumerate(h.removed):
                         s = r.strip()
                         if s.startswith("assert ") and s not in adds:
-                            removed_at[(path, s)].append((k, c, h))
+                            removed_at[(path, s)].append((k, c, h, i))
         for k, c in enumerate(order):
             if len(c.parents) != 1 or c.nfiles > MAX_FILES:
                 continue
@@ -465,9 +805,25 @@ class Miner:
                         older = [x for x in removed_at.get((path, s), []) if x[0] > k]
                         if not older:
                             continue
-                        _, intro, ih = older[0]
+                        _, intro, ih, ri = older[0]
+                        # the removed check's function or class must survive the introducing
+                        # commit (a deleted function takes its checks with it)
+                        why = []
+                        base = self.meta.parent(intro.sha)
+                        iold = intro.files[path][0] or path
+                        scopes = enclosing_scopes(show(self.repo, base, iold) or "", ih.old_start + ri) if base else None
+                        names = scope_names(show(self.repo, intro.sha, path) or "")
+                        if scopes and names is not None and scopes[-1] not in names:
+                            why.append("scope-deleted")
+                        # restated: the introducing commit adds, in that file, an assertion that
+                        # rewrites the removed one (a replacement, not a lost check)
+                        s0 = ih.removed[ri].strip()
+                        if any(x.strip().startswith("assert ") and x.strip() != s0 and
+                               difflib.SequenceMatcher(None, s0, x.strip()).ratio() >= 0.6
+                               for hh in intro.files[path][1] for x in hh.added):
+                            why.append("restated")
                         if self.emit("D4", c, intro.sha, path, max(ih.new_start, 1), path, h.new_start + j,
-                                     "an assertion of an invariant removed with no replacement"):
+                                     "an assertion of an invariant removed with no replacement", why=why):
                             n += 1
         return n
 
@@ -603,11 +959,21 @@ class Miner:
                 if k <= after.get(nm, 0):
                     continue
                 line = min(l for l, n in rep[("p",) + key] if n == nm) + s0 - 1
-                stage3.append((c, path, old, hunks, q, nm, line))
-        self.log("  D1b: %d fixes confirmed by Pyright in the parent" % len(stage3))
+                # the fix filter (the docstring's): a bug-class message, or an added binding of
+                # the name in this function that reaches the read; and not a revert
+                why = []
+                if not MSG["D1b"].search(c.message) and not added_binding_reaches(
+                        texts[("f",) + key], s1, nm, added_lines_of(hunks), map_line(hunks, line)):
+                    why.append("fix-shape")
+                rv = is_revert(self.repo, c, path, old)
+                if rv:
+                    why.append("revert-" + rv)
+                stage3.append((c, path, old, hunks, q, nm, line, why))
+        self.log("  D1b: %d fixes confirmed by Pyright in the parent (%d pass the fix filter)"
+                 % (len(stage3), sum(1 for x in stage3 if not x[-1])))
         texts = {}
         trials = []
-        for j, (c, path, old, hunks, q, nm, line) in enumerate(stage3):
+        for j, (c, path, old, hunks, q, nm, line, _) in enumerate(stage3):
             src = show(self.repo, c.parents[0], old) or ""
             fa = functions(src) or {}
             s0, e0 = fa.get(q, (line, line, "", ()))[:2]
@@ -640,14 +1006,28 @@ class Miner:
         for j, b, hs in trials:
             if j in done:
                 continue
-            c, path, old, hunks, q, nm, line = stage3[j]
-            at_head = [l + hs - 1 for l, x in rep.get(("h", j, b[0]), []) if x == nm]
+            c, path, old, hunks, q, nm, line, why = stage3[j]
+            rel = [l for l, x in rep.get(("h", j, b[0]), []) if x == nm]
+            at_head = [l + hs - 1 for l in rel]
             at_base = [l for l, x in rep.get(("b", j, b[0]), []) if x == nm]
             if len(at_head) <= len(at_base) or not at_head:
                 continue
             ic = self.meta.by_sha.get(b[0])
             at_head.sort(key=lambda l: (added_in(ic, b[1], l) is None if ic else True, abs(l - b[2])))
             fix_line = map_line(hunks, line)
+            why = list(why)
+            if not any(w.startswith("revert") for w in why):
+                rv = is_revert(self.repo, c, path, old, ic, b[1])
+                if rv:
+                    why.append("revert-" + rv)
+            # Pyright's blind spot: every reported read is bound under its own (textually
+            # identical) tests, so no path leaves it unbound
+            if pyright_blind_spot(texts[("h", j, b[0])], nm, rel):
+                why.append("same-test")
+            if why:
+                self.reject("D1b", c, b[0], b[1], at_head[0], path, fix_line, why)
+                done.add(j)
+                continue
             if self.emit("D1b", c, b[0], b[1], at_head[0], path, fix_line,
                          "a local read on a path where no earlier statement bound it (Pyright: possibly unbound)"):
                 n += 1
@@ -741,7 +1121,7 @@ def mine(repo, name, pyright_bin, limit, families, log):
     for fam in families:
         k = getattr(m, "mine_" + fam.lower())()
         log("  %s: %d cases" % (fam, k))
-    return m.cases
+    return m
 
 
 def recheck(rows, repos):
@@ -773,7 +1153,54 @@ def recheck(rows, repos):
 REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
              "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
              "flashinfer-ai/flashinfer": "flashinfer", "pytorch/ao": "torchao",
-             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger"}
+             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger", "xorbitsai/inference": "xinference"}
+
+
+CASE_KEY = ("repo", "rule", "polarity", "head_sha", "path", "line", "fix_sha")
+
+
+def merge_keeping_ids(previous, new_rows, remined, rejects):
+    """The corpus after re-mining the families `remined`: the previous rows of the other
+    families unchanged, the new rows of the re-mined ones. A new row equal to a previous row on
+    CASE_KEY keeps its id; the others get ids after the previous maximum (in mining order).
+    Returns (rows, dropped), dropped = [(previous row, why)] with why the label filters that
+    turned its pair away (from the --rejects files: `rejects`), or 'not mined again'."""
+    key = lambda r: tuple(str(r[k]) for k in CASE_KEY)
+    old_ids = {key(r): r["id"] for r in previous}
+    top = max(int(r["id"].split("-")[1]) for r in previous)
+    rows = [dict(r) for r in previous if r["rule"] not in remined]
+    seen = set()
+    for r in new_rows:
+        if r["rule"] not in remined or key(r) in seen:
+            continue
+        seen.add(key(r))
+        r = dict(r)
+        if key(r) in old_ids:
+            r["id"] = old_ids[key(r)]
+        else:
+            top += 1
+            r["id"] = "MC-%03d" % top
+        rows.append(r)
+    rows.sort(key=lambda r: int(r["id"].split("-")[1]))
+    why = {}
+    for j in rejects:
+        why.setdefault((j["repo"], j["rule"], j["fix_sha"], j["head_sha"], j["path"], str(j["line"])), j["why"])
+        why.setdefault((j["repo"], j["rule"], j["fix_sha"], j["head_sha"]), j["why"])
+    kept = {key(r) for r in rows}
+    pos = {(r["repo"], r["rule"], r["fix_sha"], r["description"].replace("the fix of: ", "").split(";")[0]):
+           r for r in previous if r["polarity"] == "positive"}
+    dropped = []
+    for r in previous:
+        if r["rule"] not in remined or key(r) in kept:
+            continue
+        p = r
+        if r["polarity"] == "negative":   # its pair's positive says why (the next id up is its positive's pair)
+            p = next((q for q in previous if q["polarity"] == "positive" and q["fix_sha"] == r["fix_sha"]
+                      and q["rule"] == r["rule"] and int(q["id"][3:]) == int(r["id"][3:]) - 1), r)
+        w = why.get((p["repo"], p["rule"], p["fix_sha"], p["head_sha"], p["path"], str(p["line"]))) \
+            or why.get((p["repo"], p["rule"], p["fix_sha"], p["head_sha"])) or "not mined again"
+        dropped.append((r, w))
+    return rows, dropped
 
 
 def write(rows, out, prefix):
@@ -783,6 +1210,33 @@ def write(rows, out, prefix):
         r = dict(r)
         r["id"] = "%s-%03d" % (prefix, i)
         w.writerow(r)
+
+
+def selftest():
+    """The label filters on small synthetic functions (--self-test); raises AssertionError."""
+    same = "def f(c, n):\n    if const_expr(c):\n        x = 1\n    if const_expr(c):\n        use(x)\n" \
+           "    z = x if c else 0\n    if const_expr(not c):\n        pass\n    else:\n        use(x)\n"
+    assert pyright_blind_spot(same, "x", [5, 6, 10])
+    assert not pyright_blind_spot("def f(c):\n    if c:\n        x = 1\n    use(x)\n", "x", [4])
+    # bound under the read's test in both arms of another test
+    arms = "def f(b, s):\n    if b == 0:\n        if s < 2:\n            x = 1\n    else:\n" \
+           "        if s < 2:\n            x = 2\n    if s < 2:\n        use(x)\n"
+    assert pyright_blind_spot(arms, "x", [9])
+    # bound under c, read under not c: a real unbound path
+    opp = "def f(c):\n    if const_expr(c):\n        x = 1\n    if const_expr(not c):\n        use(x)\n"
+    assert not pyright_blind_spot(opp, "x", [5])
+    # the binding moved above the read (file lines from 100)
+    moved = "def f(q, kv):\n    assert q\n    n, qk = kv.shape\n    if s is None:\n        s = 1.0 / qk\n"
+    assert added_binding_reaches(moved, 100, "qk", {102}, 101)
+    assert not added_binding_reaches(moved, 100, "qk", {101}, 101)
+    arm = "def f(c):\n    if c:\n        x = 1\n    else:\n        x = None\n    use(x)\n"
+    assert added_binding_reaches(arm, 1, "x", {4, 5}, 6)        # a new else arm
+    assert not added_binding_reaches(arm, 1, "x", {3}, 6)       # only the if arm changed
+    loop = "def f(c):\n    for i in c:\n        x = 1\n    use(x)\n"
+    assert not added_binding_reaches(loop, 1, "x", {3}, 4)      # a loop may run zero times
+    assert REVERT_MSG.search('Revert "moe enable padding" (#3435)\n') and not REVERT_MSG.search("fix reverse order\n")
+    assert enclosing_scopes("class A:\n    def g(self):\n        assert x\n", 3) == ["A", "A.g"]
+    print("self-test: ok")
 
 
 def main():
@@ -795,8 +1249,20 @@ def main():
     ap.add_argument("--families", default="D1b,B5,D9,D8,D4,C,G1b,HK4,HK5")
     ap.add_argument("--merge", nargs="+", metavar="FILE",
                     help="with --out: concatenate per-repo TSVs, re-check positives (recheck()), renumber ids MC-nnn")
+    ap.add_argument("--rejects", help="also write the candidate pairs the label filters turned away, with the "
+                    "filters' names (REJECT_COLUMNS)")
+    ap.add_argument("--previous", metavar="TSV",
+                    help="with --merge: the corpus before; its ids are kept for unchanged cases, the families "
+                    "not in --remined are copied from it, and the dropped cases are listed on stdout")
+    ap.add_argument("--remined", default="D1b,D4", help="with --previous: the families the --merge files re-mined")
+    ap.add_argument("--rejects-in", nargs="+", metavar="FILE", help="with --previous: --rejects files that say "
+                    "which label filter dropped a case")
     ap.add_argument("--repos", default="/work/repos", help="with --merge: folder of the clones (REPO_DIRS)")
+    ap.add_argument("--self-test", action="store_true", help="check the label filters on synthetic functions")
     args = ap.parse_args()
+    if args.self_test:
+        selftest()
+        return 0
     log = lambda s: print(s, file=sys.stderr, flush=True)
     if args.merge:
         rows = []
@@ -804,6 +1270,23 @@ def main():
             with open(f, newline="") as fh:
                 rows += list(csv.DictReader(fh, delimiter="\t"))
         rows = recheck(rows, args.repos)
+        if args.previous:
+            with open(args.previous, newline="") as fh:
+                previous = list(csv.DictReader(fh, delimiter="\t"))
+            rejects = []
+            for f in args.rejects_in or []:
+                with open(f, newline="") as fh:
+                    rejects += list(csv.DictReader(fh, delimiter="\t"))
+            rows, dropped = merge_keeping_ids(previous, rows, set(args.remined.split(",")), rejects)
+            w = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
+            w.writerow(["dropped", "rule", "polarity", "half", "why"])
+            for r, why in dropped:
+                w.writerow([r["id"], r["rule"], r["polarity"], r["half"], why])
+            with open(args.out, "w") as fh:
+                wr = csv.DictWriter(fh, COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
+                wr.writeheader()
+                wr.writerows(rows)
+            return 0
         with open(args.out, "w") as fh:
             write(rows, fh, "MC")
         return 0
@@ -813,7 +1296,14 @@ def main():
     if not os.access(args.pyright, os.X_OK):
         print("pyright not found at %s (run bench/unbound_vs_pyright.sh once, or pass --pyright)" % args.pyright, file=sys.stderr)
         return 2
-    rows = mine(args.repo, args.name, args.pyright, args.limit, args.families.split(","), log)
+    m = mine(args.repo, args.name, args.pyright, args.limit, args.families.split(","), log)
+    rows = m.cases
+    if args.rejects:
+        with open(args.rejects, "w") as fh:
+            w = csv.DictWriter(fh, REJECT_COLUMNS, delimiter="\t", lineterminator="\n")
+            w.writeheader()
+            for r in m.rejects:
+                w.writerow(r)
     prefix = re.sub(r"\W", "", args.name.split("/")[-1])[:8].upper()
     if args.out:
         with open(args.out, "w") as fh:
