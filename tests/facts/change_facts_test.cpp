@@ -623,12 +623,155 @@ TEST_CASE("caching: each file parsed once per side whatever the sources; results
     INFO(k);
     CHECK(n == 1);
   }
+  CHECK(facts->parses() == 24);  // the default budget keeps every model of a small tree
   const auto& a = facts->query("functions", kRepo);
   const auto& a2 = facts->query("functions", kRepo);
   CHECK(&a == &a2);
   CHECK(a.size() == 20);
   CHECK(facts->query("functions", Scope{Scope::Kind::Files, {"r/f3.py"}}).size() == 1);
   CHECK(parses.size() == 24);
+}
+
+namespace {
+
+// A repository whose line facts read every field: comments, strings, classes, nested functions,
+// loops and conditions, a file without a trailing newline, an added and a deleted file.
+ChangeBuilder models_fixture() {
+  ChangeBuilder b;
+  b.file("m.py",
+         "class K:\n    def f(self, x):\n        y = 1  # old\n        return y\n",
+         "class K:\n    def f(self, x):\n        y = \"#no\"  # new\n        for i in x:\n"
+         "            if i:\n                g(i)\n        return y\n\n"
+         "def h():\n    def inner():\n        pass  # done\n    return inner");
+  b.added("n.py", "import os\nx = os.getcwd()  # cwd\n");
+  b.file("gone.py", "assert x\n", "", FileStatus::Deleted);
+  for (int i = 0; i < 6; ++i)
+    b.unchanged("r/f" + std::to_string(i) + ".py",
+                "class C" + std::to_string(i) + ":\n    def m(self):\n        while True:\n            return 1\n");
+  return b;
+}
+
+// Every schema field of every fact, one line per fact.
+std::string all_fields(const std::vector<FactPtr>& facts) {
+  return dump(facts, {"text", "code", "comment", "kind", "head_line", "added", "function", "class", "in_loop",
+                      "in_condition"});
+}
+
+}  // namespace
+
+TEST_CASE("models: line and statement facts hold no model; past the budget models follow the file being built",
+          "[facts]") {
+  for (int jobs : {1, 2}) {
+    INFO("jobs " << jobs);
+    ChangeFacts::Options none;  // keep no model once its readers let it go
+    none.jobs = jobs;
+    none.model_cache_bytes = 0;
+    ChangeFacts::Options all = none;  // keep every model
+    all.model_cache_bytes = SIZE_MAX;
+    auto b = models_fixture();
+    auto slim = b.facts(none);
+    auto kept = b.facts(all);
+    std::map<std::string, int> first;  // the hook reports each file side once, however often it is parsed
+    slim->set_parse_hook([&](const std::string& p, bool base) { ++first[(base ? "b:" : "h:") + p]; });
+
+    std::string lines = all_fields(slim->query("lines", kRepo));
+    std::string added = all_fields(slim->query("added_lines", kChanged));
+    std::string removed = all_fields(slim->query("removed_lines", kChanged));
+    std::string base = all_fields(slim->query("lines", kBase));
+    std::string statements = dump(slim->query("statements", kRepo), {"kind", "text", "code", "function", "added"});
+    CHECK(slim->models_alive() == 0);  // the facts are alive; no model is
+    CHECK(all_fields(kept->query("lines", kRepo)) == lines);
+    CHECK(all_fields(kept->query("added_lines", kChanged)) == added);
+    CHECK(all_fields(kept->query("removed_lines", kChanged)) == removed);
+    CHECK(all_fields(kept->query("lines", kBase)) == base);
+    CHECK(dump(kept->query("statements", kRepo), {"kind", "text", "code", "function", "added"}) == statements);
+    CHECK(kept->models_alive() == 10);  // 8 head files + 2 base files (m.py, gone.py)
+    CHECK(kept->parses() == 10);
+    CHECK(slim->parses() > 10);  // the slim one parsed files again for later sources
+    CHECK(first.size() == 10);
+    for (const auto& [k, n] : first) {
+      INFO(k);
+      CHECK(n == 1);
+    }
+    CHECK(slim->notes() == kept->notes());
+
+    // The fields equal the model's own lines, read straight from a parse of the text.
+    auto m = review::lang::analyze_file("m.py", b.content->head_texts_["m.py"]);
+    std::string want;
+    for (size_t i = 0; i < m->text_lines.size(); ++i) {
+      int line = static_cast<int>(i) + 1;
+      const auto& li = m->lines[i];
+      bool add = b.change.files[0].added_lines.count(line) > 0;
+      want += "m.py:" + std::to_string(line) + " text=" + m->text_lines[i] + " code=" + li.code +
+              " comment=" + li.comment + " kind=" + (add ? "added" : "context") + " head_line=" +
+              std::to_string(line) + " added=" + (add ? "true" : "false") + " function=" + m->function_at(line) +
+              " class=" + m->class_at(line) + " in_loop=" + (li.in_loop ? "true" : "false") +
+              " in_condition=" + (li.in_condition ? "true" : "false") + "\n";
+    }
+    CHECK(all_fields(slim->query("lines", Scope{Scope::Kind::Files, {"m.py"}})) == want);
+    CHECK(want.find("function=K.f class=K in_loop=true in_condition=true") != std::string::npos);
+    CHECK(want.find("code=        y = \"   \"        comment=# new") != std::string::npos);
+
+    // A model read by a caller lives while the caller holds it, and no longer without a budget.
+    std::weak_ptr<const review::lang::SourceModel> w;
+    {
+      auto held = slim->model("r/f3.py", false);
+      REQUIRE(held);
+      w = held;
+      CHECK(slim->models_alive() == 1);
+      CHECK(slim->model("r/f3.py", false) == held);  // the live one: not parsed again
+    }
+    CHECK(w.expired());
+    CHECK(slim->models_alive() == 0);
+    std::weak_ptr<const review::lang::SourceModel> wk = kept->model("r/f3.py", false);
+    CHECK_FALSE(wk.expired());  // the budget keeps it
+  }
+}
+
+TEST_CASE("models: the budget keeps the first models parsed, up to its bytes", "[facts]") {
+  ChangeBuilder b;
+  for (int i = 0; i < 8; ++i) b.unchanged("r/f" + std::to_string(i) + ".py", "def f():\n    return " + std::to_string(i) + "\n");
+  for (int jobs : {1, 2}) {
+    INFO("jobs " << jobs);
+    ChangeFacts::Options o;
+    o.jobs = jobs;
+    o.model_cache_bytes = SIZE_MAX;
+    auto probe = b.facts(o);
+    probe->model("r/f0.py", false);
+    size_t one = probe->models_kept_bytes();  // every file's model counts the same
+    REQUIRE(one > 0);
+    o.model_cache_bytes = one * 5 / 2;
+    auto f = b.facts(o);
+    f->query("functions", kRepo);
+    CHECK(f->parses() == 8);
+    CHECK(f->models_alive() == 2);
+    CHECK(f->models_kept_bytes() == 2 * one);
+    f->query("calls", kRepo);
+    CHECK(f->parses() == 14);  // the two kept ones were not parsed again
+    f->model("r/f1.py", false);
+    CHECK(f->parses() == 14);
+    f->model("r/f2.py", false);
+    CHECK(f->parses() == 15);
+  }
+}
+
+TEST_CASE("models: the line sources of a file side share one line table while a fact holds it", "[facts]") {
+  auto b = models_fixture();
+  ChangeFacts::Options o;
+  o.model_cache_bytes = 0;
+  auto f = b.facts(o);
+  const auto& lines = f->query("lines", kChanged);  // m.py and n.py
+  size_t after_lines = f->parses();
+  CHECK(after_lines == 2);
+  const auto& added = f->query("added_lines", kChanged);
+  CHECK(f->parses() == after_lines);  // read from the table the `lines` facts hold: no parse
+  REQUIRE_FALSE(added.empty());
+  CHECK(added.front()->provider != lines.front()->provider);
+  CHECK(f->models_alive() == 0);
+  f->release("lines");
+  f->release("added_lines");
+  f->query("added_lines", kChanged);
+  CHECK(f->parses() == after_lines + 2);  // nothing held the tables any more: parsed again
 }
 
 TEST_CASE("release: a released source is rebuilt with the same facts when asked again", "[facts]") {
