@@ -30,6 +30,13 @@ struct CpuClock {
 };
 using Clock = CpuClock;
 
+/// CPU time of the whole process in seconds (EvalTimings: parser threads count too).
+double process_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 namespace {
 
 struct BudgetExceeded {};
@@ -55,6 +62,7 @@ class Evaluator {
     for (const auto* k : p_.kinds) {
       env_.clear();
       bool hit = false;
+      Timed timed(*this, "kind " + k->name, nullptr);
       deadline_ = Clock::now() + opts_.rule_budget;
       if (over_memory()) {
         out.memory_stopped.push_back("kind " + k->name);
@@ -130,6 +138,7 @@ class Evaluator {
       std::vector<Finding> found;
       found_ = &found;
       seen_.clear();
+      Timed timed(*this, r.id, &found);
       deadline_ = Clock::now() + opts_.rule_budget;
       if (over_memory()) {
         res.memory_stopped.push_back(r.id);
@@ -198,6 +207,43 @@ class Evaluator {
   Clock::time_point deadline_;
   mutable uint64_t ticks_ = 0;
   bool out_of_memory_ = false;  ///< an allocation failed: no later rule starts
+
+  /// Records the CPU time of one rule (or kind) in opts_.timings from construction to
+  /// destruction, whichever way the rule ends; the shared work it started goes to its sources.
+  struct Timed {
+    Evaluator& e;
+    std::string id;
+    const std::vector<Finding>* found;
+    double started = 0;
+    Timed(Evaluator& ev, std::string name, const std::vector<Finding>* f) : e(ev), id(std::move(name)), found(f) {
+      if (!e.opts_.timings) return;
+      e.shared_s_ = 0;
+      started = process_cpu_s();
+    }
+    ~Timed() {
+      if (!e.opts_.timings) return;
+      double total = process_cpu_s() - started;
+      e.opts_.timings->rules.push_back({id, std::max(0.0, total - e.shared_s_), e.shared_s_, found ? found->size() : 0});
+    }
+    Timed(const Timed&) = delete;
+    Timed& operator=(const Timed&) = delete;
+  };
+  double shared_s_ = 0;  ///< CPU of shared work (facts, indexes) since the current rule started
+
+  /// Shared, cached work (building a source's facts or an index over them) is not charged to the
+  /// budget of the rule that happens to ask first; with timings on, its CPU is the source's.
+  struct SharedWork {
+    Clock::time_point started;
+    double process = 0;
+  };
+  SharedWork begin_shared() const { return {Clock::now(), opts_.timings ? process_cpu_s() : 0}; }
+  void end_shared(const SharedWork& w, const std::string& source) {
+    deadline_ += Clock::now() - w.started;
+    if (!opts_.timings) return;
+    double spent = process_cpu_s() - w.process;
+    opts_.timings->sources[source] += spent;
+    shared_s_ += spent;
+  }
 
   bool over_memory() const {
     return out_of_memory_ || (opts_.memory_exceeded && opts_.memory_exceeded->load(std::memory_order_relaxed));
@@ -374,9 +420,9 @@ class Evaluator {
     if (it != cache_.end()) return *it->second;
     // Building facts (parsing files, running analyses) is shared by every rule that reads them
     // and is cached: it does not count against the budget of the rule that happens to ask first.
-    auto started = Clock::now();
+    auto work = begin_shared();
     const auto& facts = facts_.query(source, scope);
-    deadline_ += Clock::now() - started;
+    end_shared(work, source);
     cache_[key] = &facts;
     return facts;
   }
@@ -490,7 +536,7 @@ class Evaluator {
     if (it != indexes_.end()) return it->second;
     // Built once per evaluate() for every rule that asks; like the query, not charged to the
     // rule that happens to ask first.
-    auto started = Clock::now();
+    auto work = begin_shared();
     Index& idx = indexes_[key];
     for (uint32_t i = 0; i < facts.size(); ++i) {
       Value v = field_path(facts[i], p.path);
@@ -535,7 +581,7 @@ class Evaluator {
           break;
       }
     }
-    deadline_ += Clock::now() - started;
+    end_shared(work, qkey.substr(0, qkey.find('\0')));
     return idx;
   }
 
@@ -626,9 +672,9 @@ class Evaluator {
     if (words.empty()) return nullptr;
     key_words_key_.clear();
     for (const auto& w : words) key_words_key_ += w + ' ';
-    auto started = Clock::now();  // shared, cached work: not charged to the rule (as query())
+    auto work = begin_shared();  // shared, cached work: not charged to the rule (as query())
     const auto* out = facts_.query_containing(source, scope, words);
-    deadline_ += Clock::now() - started;
+    end_shared(work, source);
     return out;
   }
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -97,6 +98,21 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
                         const std::vector<SourceSchema>& schema, const Resolver& resolver,
                         const LoadOptions& opts);
 
+/// Where an evaluate() call spent its CPU time (`runner --timings`; like Semgrep's `--time`).
+/// Seconds are the process's CPU time (every thread: parser threads a query starts count too).
+struct EvalTimings {
+  struct Rule {
+    std::string id;
+    double own_s = 0;      ///< joins, conditions and templates of the rule itself
+    double sources_s = 0;  ///< facts and indexes this rule was the first to ask for (shared work)
+    size_t findings = 0;   ///< findings it made (before filters)
+  };
+  std::vector<Rule> rules;                  ///< in evaluation order; kinds as "kind NAME"
+  /// Per fact source: building its facts (Facts::query / query_containing) and the hash indexes
+  /// over them, whichever rule asked first.
+  std::map<std::string, double> sources;
+};
+
 struct EvalOptions {
   /// CPU-time budget per rule (the evaluating thread's CPU time, so a loaded machine does not
   /// stop a rule), checked inside every loop; a rule over budget is stopped, its
@@ -121,6 +137,9 @@ struct EvalOptions {
   /// its findings dropped, and no later rule or kind starts: all are listed in
   /// EvalResult::memory_stopped. nullptr = no ceiling.
   const std::atomic<bool>* memory_exceeded = nullptr;
+  /// When set, each rule's and each source's CPU time is added to it (entries are appended; one
+  /// object may collect several evaluate() calls). nullptr = not measured.
+  EvalTimings* timings = nullptr;
 };
 
 struct EvalResult {

@@ -74,6 +74,9 @@ struct ReviewOptions {
   /// --quiet: no "note:" lines on `err` and no default text report (warnings, errors and the
   /// outputs asked for still appear; the exit code is unchanged).
   bool quiet = false;
+  /// --timings: after the run, print on `err` where the evaluation's CPU went: each fact
+  /// source's build (facts and indexes) and each rule's own joins, slowest first.
+  bool timings = false;
   /// Other repositories as named scopes (--with NAME=PATH[@REV], `repos:` in the configuration).
   std::vector<change::WithSpec> with;
 };
