@@ -260,6 +260,11 @@ class Evaluator {
     /// Word indexes: the candidates of a key that is not a whole token (starts, ends or is
     /// inside one), computed on first lookup from the token buckets.
     std::unordered_map<std::string, std::vector<uint32_t>> partial;
+    /// Range indexes: (integer value, fact position) of every fact whose field is an integer,
+    /// ascending; `in_order` when the positions ascend too (a file's facts by line), so the
+    /// candidates of a range are a slice already in fact order.
+    std::vector<std::pair<int64_t, uint32_t>> sorted;
+    bool in_order = true;
   };
   std::unordered_map<std::string, Index> indexes_;
   RulePlan naive_;
@@ -579,7 +584,14 @@ class Evaluator {
           for (const auto& x : v.as_list())
             if (x.is_string()) tokens(x.as_string(), add);
           break;
+        case Probe::Kind::Range:
+          if (v.is_int()) idx.sorted.emplace_back(v.as_int(), i);  // `<` on a non-integer is false
+          break;
       }
+    }
+    if (p.kind == Probe::Kind::Range) {
+      idx.in_order = std::is_sorted(idx.sorted.begin(), idx.sorted.end());
+      if (!idx.in_order) std::sort(idx.sorted.begin(), idx.sorted.end());
     }
     end_shared(work, qkey.substr(0, qkey.find('\0')));
     return idx;
@@ -702,6 +714,10 @@ class Evaluator {
       return;
     }
     Scope scope = scope_of(d.scope);
+    if (probe && opts_.use_plan && probe->kind == Probe::Kind::Range) {
+      range_scan(d.source, scope, *probe, body);
+      return;
+    }
     std::optional<std::string> key;
     if (probe && opts_.use_plan) key = probe_key(*probe);
     if (!key) {
@@ -735,6 +751,39 @@ class Evaluator {
       }
       if (!body(Value(facts[at]))) return;
     }
+  }
+
+  /// A Range probe's lookup: the facts whose field lies between the bounds, in fact order. A
+  /// bound that is not an integer makes its comparison false for every fact: no candidates.
+  template <class Body>
+  void range_scan(const std::string& source, const Scope& scope, const Probe& probe, Body&& body) {
+    const auto& facts = query(source, scope);
+    int64_t lo = INT64_MIN, hi = INT64_MAX;
+    if (probe.lower) {
+      Value v = eval(*probe.lower);
+      if (!v.is_int() || (probe.lower_strict && v.as_int() == INT64_MAX)) return;
+      lo = v.as_int() + (probe.lower_strict ? 1 : 0);
+    }
+    if (probe.upper) {
+      Value v = eval(*probe.upper);
+      if (!v.is_int() || (probe.upper_strict && v.as_int() == INT64_MIN)) return;
+      hi = v.as_int() - (probe.upper_strict ? 1 : 0);
+    }
+    if (lo > hi) return;
+    Index& idx = index(query_key(source, scope), facts, probe);
+    auto first = std::lower_bound(idx.sorted.begin(), idx.sorted.end(), std::make_pair(lo, uint32_t{0}));
+    auto last = std::upper_bound(first, idx.sorted.end(), std::make_pair(hi, UINT32_MAX));
+    if (idx.in_order) {
+      for (auto it = first; it != last; ++it)
+        if (!body(Value(facts[it->second]))) return;
+      return;
+    }
+    std::vector<uint32_t> at;
+    at.reserve(static_cast<size_t>(last - first));
+    for (auto it = first; it != last; ++it) at.push_back(it->second);
+    std::sort(at.begin(), at.end());
+    for (uint32_t i : at)
+      if (!body(Value(facts[i]))) return;
   }
 
   /// The value of `name.path[0].path[1]...`: a binding, else a let, else `pr`; null when a link

@@ -11,8 +11,9 @@
 //  - index joins: a binder (`for`, `exists`, `count`) over a fact source whose `where` has a
 //    conjunct `v.f == X`, `X in v.f` or `v.f ~ /(^|\.){X}$/` (X not reading v nor a capture of
 //    that `where`), `v.f ~ /..(?P<g>..)../ and X == g` (an index by the capture) or
-//    `v.f ~ /..{X}../` with X a required literal (an index by identifier token: Probe::Kind::Word)
-//    looks the candidates up in a hash index of the source's facts by that field,
+//    `v.f ~ /..{X}../` with X a required literal (an index by identifier token: Probe::Kind::Word),
+//    or, when none of those is there, `v.f < X` / `v.f >= Y` (a range of an integer field, found by
+//    binary search: Probe::Kind::Range), looks the candidates up in a hash index of the source's facts by that field,
 //    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
 //    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
 //    their order and their de-duplication are those of the nested loops.
@@ -49,6 +50,10 @@ struct Probe {
     /// alternation, not quantified, no `(?i)`): facts whose field has an identifier token
     /// (a maximal run of [A-Za-z0-9_]) containing X, when X is such a run itself (else scan)
     Word,
+    /// `v.f < X`, `v.f <= X`, `v.f > X`, `v.f >= X` (either side; one lower and one upper bound
+    /// at most, on one field): facts whose integer field lies in the range, found by binary
+    /// search in the facts sorted by that field (`lines(l.file) where p.line < l.line`)
+    Range,
   };
   Kind kind = Kind::Equal;
   std::vector<std::string> path;           ///< field path read on the binder's fact: {"file"}
@@ -64,6 +69,11 @@ struct Probe {
   };
   std::vector<WordHole> word_holes;
   const ast::Expr* conjunct = nullptr;     ///< the condition it serves (for explain)
+  /// Range: the lower bound's and the upper bound's expression (null = unbounded; at least one
+  /// is set) and whether each is strict (`<`, `>`). `key` is unused.
+  const ast::Expr* lower = nullptr;
+  const ast::Expr* upper = nullptr;
+  bool lower_strict = false, upper_strict = false;
 };
 
 /// A condition and where the evaluator checks it; `negate` for a moved `unless`.

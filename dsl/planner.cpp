@@ -271,13 +271,14 @@ class Planner {
     captures(*where, caps);
     std::vector<const Expr*> cs;
     conjuncts(*where, cs);
-    std::optional<Probe> constant, word;
+    std::optional<Probe> constant, word, range;
     for (size_t i = 0; i < cs.size(); ++i) {
       const Expr* c = cs[i];
       auto pr = probe_of(*c, v, caps);
       if (!pr) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
         if (!word) word = word_probe(*c, v, caps);
+        range_bound(*c, v, caps, range);
         continue;
       }
       std::set<std::string> names;
@@ -285,7 +286,42 @@ class Planner {
       if (pr->kind == Probe::Kind::DottedTail || !names.empty()) return pr;
       if (!constant) constant = pr;
     }
-    return word ? word : constant;
+    return word ? word : constant ? constant : range;
+  }
+
+  /// `v.f OP X` or `X OP v.f` with OP one of < <= > >= and X a key: adds it to `range` as its
+  /// lower or upper bound (the first of each, on the field of the first bound found).
+  void range_bound(const Expr& c, const std::string& v, const std::set<std::string>& caps,
+                   std::optional<Probe>& range) const {
+    if (c.kind != Expr::Kind::Compare || c.kids.size() != 2) return;
+    const std::string& op = c.text;
+    if (op != "<" && op != "<=" && op != ">" && op != ">=") return;
+    bool less = op[0] == '<', strict = op.size() == 1;
+    std::optional<std::vector<std::string>> f;
+    const Expr* x = nullptr;
+    if ((f = field_of(*c.kids[0], v)) && key_ok(*c.kids[1], v, caps)) {
+      x = c.kids[1].get();          // v.f < X: X is an upper bound
+    } else if ((f = field_of(*c.kids[1], v)) && key_ok(*c.kids[0], v, caps)) {
+      x = c.kids[0].get();          // X < v.f: X is a lower bound
+      less = !less;
+    } else {
+      return;
+    }
+    if (!range) {
+      range = Probe{};
+      range->kind = Probe::Kind::Range;
+      range->path = *f;
+      range->conjunct = &c;
+    } else if (range->path != *f) {
+      return;
+    }
+    if (less && !range->upper) {
+      range->upper = x;
+      range->upper_strict = strict;
+    } else if (!less && !range->lower) {
+      range->lower = x;
+      range->lower_strict = strict;
+    }
   }
 
   /// `X == g` / `g == X` at cs[i], where g is captured by exactly one earlier conjunct
@@ -520,6 +556,9 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
       }
       return out;
     }
+    case Probe::Kind::Range:
+      return s + " in " + (p.lower ? std::string(p.lower_strict ? "(" : "[") + ast::dump(*p.lower) : std::string("(-inf")) +
+             ", " + (p.upper ? ast::dump(*p.upper) + (p.upper_strict ? ")" : "]") : std::string("+inf)"));
   }
   return s;
 }
@@ -534,7 +573,7 @@ bool by_key(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
     for (const auto& r : prog.data.repos) wide = wide || r.name == sc.expr->text;
     wide = wide || prog.lets.count(sc.expr->text) > 0;
   }
-  return wide && probe_in_text(prog, d.source, p);
+  return wide && p.kind != Probe::Kind::Range && probe_in_text(prog, d.source, p);
 }
 
 std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
@@ -560,7 +599,7 @@ void plan_program(ProgramImpl& p) {
 }
 
 bool probe_in_text(const ProgramImpl& p, const std::string& source, const Probe& probe) {
-  if (probe.path.size() != 1) return false;
+  if (probe.path.size() != 1 || probe.kind == Probe::Kind::Range) return false;
   for (const auto& s : p.schema)
     if (s.name == source) {
       const FieldSchema* f = s.field(probe.path[0]);

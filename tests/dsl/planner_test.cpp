@@ -65,7 +65,17 @@ const std::string kRules =
     rule("CAPKEY", "  for c in calls(repo)\n"
                    "  for l in lines(repo) where l.code ~ /^([a-z]?)(?P<w>[a-z]*)/ and c.function == w\n"
                    "  for fn in functions(repo) where fn.calls ~ /^(?P<cw>[a-z]+)$/ and cw == c.function",
-         "{c.function} {l.file}:{l.line} {fn.name}");
+         "{c.function} {l.file}:{l.line} {fn.name}") +
+    // ranges of an integer field: both bounds, one bound, strict or not, a bound on either side,
+    // a field holding strings and nulls too (`<` is false on them), a bound that is no integer,
+    // a lines(file) slice in line order and a repository-wide list that is not
+    rule("RANGE", "  for fn in functions(repo)\n"
+                  "  for l in lines(fn.file) where l.line >= fn.start and fn.end >= l.line\n"
+                  "  unless exists p in lines(l.file) where p.line < l.line and p.line > fn.start and p.code == l.code\n"
+                  "  where count(q in lines(repo) where q.line <= l.line - 3) >= 2\n"
+                  "  unless exists f in files(repo) where f.tier < l.line and 1 <= f.tier\n"
+                  "  unless exists k in lines(repo) where k.line > int(l.code)",
+         "{fn.name} {l.file}:{l.line} {l.code}");
 
 std::string pick(std::mt19937& g, const std::vector<std::string>& pool) {
   return pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(g)];
@@ -179,7 +189,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   // the generator must exercise every rule, or the comparison above proves little
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
-                                                  "CAPTURE", "DEDUP", "WORD", "CAPKEY"});
+                                                  "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -272,6 +282,28 @@ TEST_CASE("planner: golden plans") {
         "    check (~ fn.calls /^(?P<cw>[a-z]+)$/)\n"
         "    check (== cw c.function)\n");
   CHECK(p.plan("NOPE").empty());
+}
+
+TEST_CASE("planner: golden plan of range lookups") {
+  MemoryFacts m;
+  auto loaded = load_ruleset("p.rules", kRules, m.schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("RANGE") ==
+        "plan RANGE\n"
+        "  for fn in functions(repo): scan\n"
+        "  for l in lines(fn.file): index lines(fn.file) by .line in [fn.start, fn.end]\n"
+        "    check (>= l.line fn.start)\n"
+        "    check (>= fn.end l.line)\n"
+        "  then\n"
+        "    check (>= (count q lines(repo) (<= q.line (- l.line 3))) 2)\n"
+        "    check unless (exists p lines(l.file) (and (< p.line l.line) (> p.line fn.start) (== p.code l.code)))\n"
+        "    check unless (exists f files(repo) (and (< f.tier l.line) (<= 1 f.tier)))\n"
+        "    check unless (exists k lines(repo) (> k.line (int() l.code)))\n"
+        "  binders\n"
+        "    exists p in lines(l.file): index lines(l.file) by .code = l.code\n"
+        "    count q in lines(repo): index lines(repo) by .line in (-inf, (- l.line 3)]\n"
+        "    exists f in files(repo): index files(repo) by .tier in [1, l.line)\n"
+        "    exists k in lines(repo): index lines(repo) by .line in ((int() l.code), +inf)\n");
 }
 
 TEST_CASE("planner: a key reading a capture of its own where is not looked up") {
