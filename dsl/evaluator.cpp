@@ -720,6 +720,10 @@ class Evaluator {
     }
     std::optional<std::string> key;
     if (probe && opts_.use_plan) key = probe_key(*probe);
+    if (!key && probe && opts_.use_plan && probe->fallback) {
+      range_scan(d.source, scope, *probe->fallback, body);
+      return;
+    }
     if (!key) {
       for (const auto& f : query(d.source, scope))
         if (!body(Value(f))) return;

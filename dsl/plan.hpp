@@ -74,6 +74,10 @@ struct Probe {
   const ast::Expr* lower = nullptr;
   const ast::Expr* upper = nullptr;
   bool lower_strict = false, upper_strict = false;
+  /// Word and constant lookups: the Range lookup of the same `where` (if it has one), used when
+  /// the key gives nothing to look up (a word key that is not a run of [A-Za-z0-9_], such as a
+  /// captured indentation, or a list value) instead of scanning every fact.
+  std::shared_ptr<const Probe> fallback;
 };
 
 /// A condition and where the evaluator checks it; `negate` for a moved `unless`.

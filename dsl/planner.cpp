@@ -286,7 +286,9 @@ class Planner {
       if (pr->kind == Probe::Kind::DottedTail || !names.empty()) return pr;
       if (!constant) constant = pr;
     }
-    return word ? word : constant ? constant : range;
+    std::optional<Probe> out = word ? word : constant ? constant : range;
+    if (out && range && out->kind != Probe::Kind::Range) out->fallback = std::make_shared<const Probe>(*range);
+    return out;
   }
 
   /// `v.f OP X` or `X OP v.f` with OP one of < <= > >= and X a key: adds it to `range` as its
@@ -579,6 +581,10 @@ bool by_key(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
 std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
   std::string s = index_text(d, p);
   if (by_key(prog, d, p)) s += "  (read by key: only files whose text holds it are parsed)";
+  if (p.fallback) {
+    std::string range = index_text(d, *p.fallback);
+    s += "; without a key " + range.substr(range.find(" by ") + 1);
+  }
   return s;
 }
 
