@@ -31,6 +31,8 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
          revert-*   the fix is a revert: its message says so (REVERT_MSG), its file equals the
                     file two commits back, or its hunks are the introducing commit's turned
                     round (is_revert()).
+         intro-revert  the introducing commit is itself a revert, or the fix a reland
+                    (intro_is_revert(); also applied by --merge to rows mined before it).
          same-test  Pyright's blind spot: at the introducing commit, every reported read is
                     bound once the read's own tests are taken as facts and an `if` with a
                     textually identical test (truth wrappers `const_expr(x)`/`bool(x)` and `not`
@@ -51,10 +53,13 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
                         (git may pair it with an old file by rename) or its added lines are 80%+
                         of the file (whole_file_added()).
          revert-*       the fix is a revert (is_revert(), as for D1b).
+         intro-revert   the introducing commit is a revert or the fix a reland (as for D1b).
          scope-deleted  (asserts) the function or class that held the removed assert does not
                         exist after the introducing commit: the check left with its scope.
          restated       (asserts) the introducing commit adds, in that file, an assert that
-                        rewrites the removed one (difflib ratio >= 0.6): a replacement.
+                        restates the removed one: moved (the same text in another hunk) or
+                        rewritten (difflib ratio >= 0.6), a multi-line assert joined first
+                        (restated_in(); also applied by --merge to rows mined before it).
   C2   fnuz decided from the arch: a fix (message fnuz) that changes a line naming fnuz/fp8 and
        an arch test. C1 when no arch test is on the line.
   G1b  a blocking queue get: a fix that adds a timeout (get(timeout=...), get_nowait, wait_for)
@@ -586,6 +591,83 @@ def is_revert(repo, fix, fix_path, fix_old, intro=None, intro_path=None):
     return ""
 
 
+def assert_statements(lines):
+    """The assert statements among consecutive added lines, each joined across its lines (an
+    `assert (` ... `), "msg"` split over lines) with whitespace squeezed."""
+    out = []
+    for k, x in enumerate(lines):
+        if not x.strip().startswith("assert"):
+            continue
+        text, depth = "", 0
+        for y in lines[k:k + 10]:
+            text += " " + y.strip()
+            depth += y.count("(") + y.count("[") - y.count(")") - y.count("]")
+            if depth <= 0 and not y.rstrip().endswith(("\\", ",", "(")):
+                break
+        out.append(" ".join(text.split()))
+    return out
+
+
+def restated_in(hunks_added, removed):
+    """True when some added assert (hunks_added: the added lines of each hunk) restates the
+    removed one: the same text moved elsewhere, or a rewrite (difflib ratio >= 0.6), a
+    multi-line assert joined first."""
+    s0 = " ".join(removed.split())
+    return any(difflib.SequenceMatcher(None, s0, a).ratio() >= 0.6 or s0 in a
+               for added in hunks_added for a in assert_statements(added))
+
+
+RELAND_MSG = re.compile(r"\bre-?land", re.I)
+
+
+def intro_is_revert(repo, intro_sha, fix_message):
+    """True when the introducing commit is itself a revert (its message says so) or the fix is a
+    reland: the check or binding left with a reverted feature and came back with it, which is
+    no bug of the introducing commit."""
+    return bool(RELAND_MSG.search(fix_message) or
+                REVERT_MSG.search(git(repo, "log", "-1", "--format=%B", intro_sha, check=False)))
+
+
+def drop_intro_reverts(rows, repos):
+    """--merge's re-check of D1b and D4 pairs with intro_is_revert() and of D4 assert pairs with
+    restated_in() (the assert the fix puts back, against the introducing commit's added asserts
+    joined across lines; TSVs mined before these filters): returns (rows kept, reject records of the pairs dropped). A negative goes with the
+    positive it follows."""
+    keep, rejects, drop_next = [], [], None
+    for r in rows:
+        if drop_next and r["polarity"] == "negative" and (r["repo"], r["rule"], r["fix_sha"]) == drop_next:
+            drop_next = None
+            continue
+        drop_next = None
+        if r["rule"] in ("D1b", "D4") and r["polarity"] == "positive":
+            d = os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
+            fixmsg = git(d, "log", "-1", "--format=%B", r["fix_sha"], check=False)
+            why = ["intro-revert"] if intro_is_revert(d, r["head_sha"], fixmsg) else []
+            nxt = rows[rows.index(r) + 1] if rows.index(r) + 1 < len(rows) else None
+            if r["rule"] == "D4" and r["description"].startswith("an assertion") and nxt is not None \
+                    and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
+                fixed = (show(d, nxt["head_sha"], nxt["path"]) or "").splitlines()
+                k = int(nxt["line"]) - 1
+                diff = git(d, "show", "-M", "-U0", "--format=", r["head_sha"], "--", r["path"], check=False)
+                hunks, cur = [], None
+                for x in diff.splitlines():
+                    if x.startswith("@@"):
+                        cur = []
+                        hunks.append(cur)
+                    elif cur is not None and x.startswith("+") and not x.startswith("+++"):
+                        cur.append(x[1:])
+                if 0 <= k < len(fixed) and restated_in(hunks, assert_statements(fixed[k:k + 10])[0]
+                                                       if assert_statements(fixed[k:k + 10]) else fixed[k]):
+                    why.append("restated")
+            if why:
+                rejects.append(dict(repo=r["repo"], rule=r["rule"], fix_sha=r["fix_sha"], head_sha=r["head_sha"],
+                                    path=r["path"], line=r["line"], why=",".join(why)))
+                drop_next = (r["repo"], r["rule"], r["fix_sha"])
+                continue
+        keep.append(r)
+    return keep, rejects
+
+
 def whole_file_added(repo, intro, path, base):
     """True when the introducing commit adds the file at `path`: the path does not exist at the
     base (a new file, or one git pairs with an old file by rename), or the commit's added lines
@@ -660,6 +742,8 @@ class Miner:
         if base is None or intro == fix.sha or self.meta.nfiles(intro) > MAX_FILES:
             return False
         why = list(why)
+        if rule in ("D1b", "D4") and intro_is_revert(self.repo, intro, fix.message):
+            why.append("intro-revert")
         if rule == "D4":
             ic = self.meta.by_sha.get(intro)
             if ic is not None and whole_file_added(self.repo, ic, intro_path, base):
@@ -817,10 +901,7 @@ class Miner:
                             why.append("scope-deleted")
                         # restated: the introducing commit adds, in that file, an assertion that
                         # rewrites the removed one (a replacement, not a lost check)
-                        s0 = ih.removed[ri].strip()
-                        if any(x.strip().startswith("assert ") and x.strip() != s0 and
-                               difflib.SequenceMatcher(None, s0, x.strip()).ratio() >= 0.6
-                               for hh in intro.files[path][1] for x in hh.added):
+                        if restated_in([hh.added for hh in intro.files[path][1]], ih.removed[ri]):
                             why.append("restated")
                         if self.emit("D4", c, intro.sha, path, max(ih.new_start, 1), path, h.new_start + j,
                                      "an assertion of an invariant removed with no replacement", why=why):
@@ -1153,7 +1234,8 @@ def recheck(rows, repos):
 REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
              "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
              "flashinfer-ai/flashinfer": "flashinfer", "pytorch/ao": "torchao",
-             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger", "xorbitsai/inference": "xinference"}
+             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger", "xorbitsai/inference": "xinference",
+             "NVIDIA/Megatron-LM": "megatron", "microsoft/DeepSpeed-MII": "deepspeedmii"}
 
 
 CASE_KEY = ("repo", "rule", "polarity", "head_sha", "path", "line", "fix_sha")
@@ -1236,6 +1318,10 @@ def selftest():
     assert not added_binding_reaches(loop, 1, "x", {3}, 4)      # a loop may run zero times
     assert REVERT_MSG.search('Revert "moe enable padding" (#3435)\n') and not REVERT_MSG.search("fix reverse order\n")
     assert enclosing_scopes("class A:\n    def g(self):\n        assert x\n", 3) == ["A", "A.g"]
+    # a removed assert restated as a multi-line assert, or moved unchanged; an unrelated one is not
+    assert restated_in([["    if n:", "        assert (", "            n == 1", "        ), 'one'"]], "    assert n == 1, 'one'")
+    assert restated_in([["x = 1"], ["    assert k % 32 == 0"]], "assert k % 32 == 0")
+    assert not restated_in([["    assert q.dtype == torch.int8"]], "assert k % 32 == 0")
     print("self-test: ok")
 
 
@@ -1270,10 +1356,11 @@ def main():
             with open(f, newline="") as fh:
                 rows += list(csv.DictReader(fh, delimiter="\t"))
         rows = recheck(rows, args.repos)
+        rows, late = drop_intro_reverts(rows, args.repos)
         if args.previous:
             with open(args.previous, newline="") as fh:
                 previous = list(csv.DictReader(fh, delimiter="\t"))
-            rejects = []
+            rejects = list(late)
             for f in args.rejects_in or []:
                 with open(f, newline="") as fh:
                     rejects += list(csv.DictReader(fh, delimiter="\t"))

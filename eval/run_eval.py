@@ -54,7 +54,7 @@ WINDOW = 3
 REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-generation-inference": "tgi",
              "ModelTC/lightllm": "lightllm", "microsoft/DeepSpeed": "deepspeed",
              "flashinfer-ai/flashinfer": "flashinfer", "pytorch/ao": "torchao",
-             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger"}
+             "mlc-ai/mlc-llm": "mlcllm", "linkedin/Liger-Kernel": "liger", "NVIDIA/Megatron-LM": "megatron"}
 
 
 def repo_dir(repo, args):
