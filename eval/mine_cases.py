@@ -41,8 +41,26 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
   B5   call/signature mismatch (unexpected keyword argument, missing positional argument, ...):
        the removed call or def line of the fix, blamed. E2 when the line is in a plugin bridge.
        AttributeError fixes that rename one attribute on a line count too (a symbol renamed
-       with no shim).
+       with no shim). Label filter (b5_filter(); the call/def pairs, not the attribute renames):
+         b5-no-class     the removed line is a def (or names no call) and the fix's message does
+                         not name the bug class (B5_CLASS_MSG: unexpected keyword argument,
+                         missing required positional, takes N positional arguments, got
+                         multiple values, ...; "argument", "kwargs" or "signature" alone do not).
+         b5-no-mismatch  neither the message names the class nor does the call, at the
+                         introducing commit, fail to bind to every `def NAME(` the repository
+                         has there (call_binds(): unexpected keyword, too many positionals,
+                         multiple values, a required parameter missing; a library callee with
+                         no def in the repository, or a call spreading *args/**kwargs, is no
+                         evidence).
   D9   32-bit index arithmetic: a fix that widens a line to int64 (tl.int64, int64_t, .to(int64)).
+       Label filters (d9_filter()):
+         not-widening   with the 64-bit casts and type words taken out (D9_WIDEN), the fixed
+                        line is not the buggy line (the fix is a new kernel, a refactor, a new
+                        stride), or the fix only declares the result 64-bit (`int64_t off = a * b`
+                        still multiplies in 32 bits): the cast must widen an operand.
+         line-moved     the positive's line at the introducing commit is not the buggy line.
+         operand-64bit  an operand of the product is declared 64-bit above the line at the
+                        introducing commit: the product was never 32-bit.
   D8   a tensor handed on without .contiguous(): a fix that adds .contiguous() to a line.
        D4 instead when the introducing commit removed a .contiguous() from the same line.
   D4   zero-fill reversed: a fix that turns torch.empty-like allocation back into a zeroed one,
@@ -61,11 +79,26 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
                         rewritten (difflib ratio >= 0.6), a multi-line assert joined first
                         (restated_in(); also applied by --merge to rows mined before it).
   C2   fnuz decided from the arch: a fix (message fnuz) that changes a line naming fnuz/fp8 and
-       an arch test. C1 when no arch test is on the line.
+       an arch test. C1 when no arch test is on the line. Label filter c-no-dtype: a token the
+       fix removes or adds on the line must name an fp8 dtype or the fnuz choice
+       (c_dtype_decision(): float8_e4m3fnuz, e4m3fn, is_fp8_fnuz, dtype), not merely sit on a
+       line that mentions fp8.
   G1b  a blocking queue get: a fix that adds a timeout (get(timeout=...), get_nowait, wait_for)
        to a queue get.
   HK4  a stub in a new branch: a fix that implements a `raise NotImplementedError` / TODO /
-       lone pass, introduced by a commit that added both the stub and its block header.
+       lone pass, introduced by a commit that added both the stub and its block header. Label
+       filters (hk4_filter(), on the file in the fix's parent and at the introducing commit):
+         stub-in-string     the line is inside a string (a `TODO` in a docstring): a stub is a
+                            code statement.
+         except-arm         a stub in an `except` arm: a `pass` there is AI-S4's swallowed
+                            exception, a raise an explicit rejection.
+         not-alone          a TODO followed by code of its block, a pass after a statement.
+         loop-body          a pass as a loop's body: a spin-wait, not a stub.
+         no-implementation  the fix adds no code statement at the stub's indentation or
+                            deeper, or puts the same stub back (moved or reworded).
+  Every family: revert-message, a fix whose message says it reverts (REVERT_MSG) is no fix
+  (D1b and D4 also by is_revert()); intro-revert, the introducing commit is a revert or the
+  fix a reland (intro_is_revert()).
   HK5  an environment variable read with no registration/documentation: a commit that registers
        or documents NAME (the fix); the first commit reading NAME in code, when at that commit
        no registry or docs file names it (positive).
@@ -668,6 +701,333 @@ def drop_intro_reverts(rows, repos):
     return keep, rejects
 
 
+
+# ---- label filters for B5, C1/C2, HK4 and D9 (session 7, miner2) --------------------------------
+
+# B5's bug class in a message: the interpreter's own words for a call that does not bind
+B5_CLASS_MSG = re.compile(r"unexpected keyword|got an unexpected|missing \d* ?required (positional|keyword)|"
+                          r"takes \d+ (positional )?arguments?|takes (from )?\d+ to \d+ positional|"
+                          r"positional arguments? but|got multiple values|"
+                          r"(argument|signature|parameter)s? mismatch|mismatch(ed)? (argument|signature|parameter)s?|"
+                          r"wrong (number of )?(argument|parameter)s?|TypeError:.*\bargument", re.I)
+
+
+def def_params(repo, sha, name, paths=("*.py",)):
+    """The parameter lists (ast.arguments) of every `def NAME(` in the Python files at sha
+    (git grep; `paths`: pathspecs), or [] when there is none (a library callee)."""
+    out = []
+    g = git(repo, "grep", "-n", "-E", r"def\s+%s\s*\(" % re.escape(name), sha, "--", *paths, check=False)
+    files = {}
+    for x in g.splitlines()[:50]:
+        parts = x.split(":", 3)
+        if len(parts) >= 3:
+            files.setdefault(parts[1], []).append(int(parts[2]))
+    for path in files:
+        try:
+            tree = ast.parse(show(repo, sha, path) or "")
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        out += [n.args for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name == name]
+    return out
+
+
+def call_binds(args, call, method):
+    """True/False: the call's arguments bind to the parameters `args` (an ast.arguments), the
+    first parameter dropped for a method call (`x.name(...)`) when it is self/cls; None when the
+    call spreads *args/**kwargs (undecidable)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    pos = [a.arg for a in args.posonlyargs + args.args]
+    if method and pos and pos[0] in ("self", "cls"):
+        pos = pos[1:]
+    npos_only = max(len(args.posonlyargs) - (1 if method and args.posonlyargs else 0), 0)
+    ndef = len(args.defaults)
+    required = pos[:len(pos) - ndef] if ndef else pos
+    kwonly = [a.arg for a in args.kwonlyargs]
+    kwreq = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+    if len(call.args) > len(pos) and args.vararg is None:
+        return False
+    bound = set(pos[:len(call.args)])
+    for k in call.keywords:
+        if k.arg in bound:
+            return False                       # got multiple values
+        if k.arg in pos[npos_only:] or k.arg in kwonly:
+            bound.add(k.arg)
+        elif args.kwarg is None:
+            return False                       # unexpected keyword argument
+    return all(p in bound for p in required) and all(p in bound for p in kwreq)
+
+
+def module_of(src, alias):
+    """The module an `import X [as alias]` / `from P import X [as alias]` binds to alias in src
+    ('P.X' for the latter), or None when alias is no import there."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if (a.asname or a.name.split(".")[0]) == alias:
+                    return a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            for a in n.names:
+                if (a.asname or a.name) == alias:
+                    return n.module + "." + a.name
+    return None
+
+
+def call_at(src, line, name):
+    """(ast.Call, is_method) of the first call of NAME whose first line is `line` of src, or None."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and n.lineno == line:
+            f = n.func
+            nm = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if nm == name:
+                return n, isinstance(f, ast.Attribute)
+    return None
+
+
+def b5_mismatch(repo, intro, path, line, name):
+    """True when the call of NAME at `line` of path at the introducing commit binds to none of
+    the repository's `def NAME(` there (unexpected keyword, missing required, too many
+    positionals, multiple values): the mismatch is real at the commit that introduced it. False
+    for a library callee (no def found), an undecidable call or a call that binds."""
+    src = show(repo, intro, path) or ""
+    got = call_at(src, line, name)
+    if got is None:
+        return False
+    paths = ("*.py",)
+    f = got[0].func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        mod = module_of(src, f.value.id)
+        if mod is not None:     # `re.sub(...)`: the def must be in that module, in the repository
+            stem = mod.replace(".", "/")
+            paths = (stem + ".py", stem + "/__init__.py", "*/" + stem + ".py", "*/" + stem + "/__init__.py")
+    defs = def_params(repo, intro, name, paths)
+    if not defs:
+        return False
+    verdicts = [call_binds(a, got[0], got[1]) for a in defs]
+    return all(v is False for v in verdicts)
+
+
+def b5_filter(repo, fix, intro, intro_path, intro_line, r, a):
+    """Why a B5/E2 pair is no argument/signature mismatch ([] when it is one): the fix's message
+    names the bug class (B5_CLASS_MSG), or the fix changes a call of a callee the repository
+    defines and, at the introducing commit, that call binds to none of its defs (b5_mismatch()).
+    A def line the fix changes needs the message."""
+    if B5_CLASS_MSG.search(fix.message):
+        return []
+    calls = re.findall(r"([A-Za-z_]\w*)\s*\(", r)
+    if r.lstrip().startswith(("def ", "async def ")) or not calls:
+        return ["b5-no-class"]
+    for nm in calls:
+        if b5_mismatch(repo, intro, intro_path, intro_line, nm):
+            return []
+    return ["b5-no-mismatch"]
+
+
+# C1/C2: a token that names an fp8 dtype or the fnuz decision
+FP8_DTYPE_TOKEN = re.compile(r"fnuz|float8_e|e4m3|e5m2|^dtype$|\w*fp8\w*dtype\w*|\w*dtype\w*fp8\w*", re.I)
+
+
+def c_dtype_decision(r, a):
+    """True when the fix's change on the line is a change of an fp8 dtype decision: a token the
+    fix removes or adds names an fp8 dtype or the fnuz choice (FP8_DTYPE_TOKEN: float8_e4m3fnuz,
+    e4m3fn, is_fp8_fnuz, dtype, ...; a bare `fp8`, a quantisation method's name, is not), not
+    merely a line that mentions fp8 (a kernel named
+    *_fp8_* whose other arguments changed). A def line (a parameter added to a signature) and
+    a keyword argument's name (`skip_fnuz_clamp=`) and an import line are no decision."""
+    if any(re.match(r"\s*((async\s+)?def|import|from\s+\S+\s+import)\b", x) for x in (r, a)):
+        return False
+    kw = lambda s: set(re.findall(r"[(,*]\s*(\w+)\s*=(?!=)", s))
+    tr = collections.Counter(re.findall(r"\w+", r))
+    ta = collections.Counter(re.findall(r"\w+", a))
+    changed = [t for t in (tr - ta) + (ta - tr) if t not in kw(r) | kw(a)]
+    return any(FP8_DTYPE_TOKEN.search(t) for t in changed)
+
+
+def in_string_lines(src):
+    """Line numbers (1-based) that lie inside a string literal spanning lines (a docstring's
+    inner lines), by the tokenizer; an empty set when src does not tokenize."""
+    import io
+    import tokenize
+    out = set()
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(src).readline):
+            if t.type == tokenize.STRING and t.end[0] > t.start[0]:
+                out.update(range(t.start[0], t.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return set()
+    return out
+
+
+def stub_block_header(lines, k):
+    """The nearest line above lines[k] (0-based) with a smaller indentation: the header of the
+    stub's block, or ''."""
+    ind = len(lines[k]) - len(lines[k].lstrip())
+    for x in reversed(lines[:k]):
+        if x.strip() and not x.lstrip().startswith("#") and len(x) - len(x.lstrip()) < ind:
+            return x
+    return ""
+
+
+CODE_STUB = re.compile(r"^\s*(raise\s+NotImplementedError\b|pass\s*(#.*)?$|\.\.\.\s*$|#|(\"\"\"|''')|$)")
+
+
+def hk4_filter(old_src, old_line, r, added):
+    """Why an HK4 pair is no stub implemented ([] when it is one):
+         stub-in-string  the stub line lies inside a string (a `TODO` in a docstring): a stub is a
+                         code statement (raise NotImplementedError, a lone pass, a TODO comment).
+         except-arm      the stub sits in an `except` arm: `except: pass` is AI-S4's swallowed
+                         exception, and a `raise NotImplementedError` there rejects a missing
+                         dependency explicitly; neither is a stub branch.
+         not-alone       a TODO comment followed by code of its block, or a pass after another
+                         statement of its block: the block is written, the comment is a note.
+         no-implementation  the fix adds no code statement in the stub's block (an added line at
+                         the stub's indentation or deeper that is not itself a stub, a comment or
+                         a string), or puts the same stub back (the same text anywhere: moved;
+                         at the stub's indentation, a `raise NotImplementedError` for a raise, a
+                         pass for a pass, or a comment with difflib ratio >= 0.8: reworded)."""
+    why = []
+    lines = old_src.splitlines()
+    if old_line in in_string_lines(old_src):
+        why.append("stub-in-string")
+    if 0 < old_line <= len(lines) and re.match(r"^\s*except\b", stub_block_header(lines, old_line - 1)):
+        why.append("except-arm")
+    if 0 < old_line <= len(lines) and re.match(r"^\s*pass\b", r) and \
+            re.match(r"^\s*(while|for|async\s+for)\b", stub_block_header(lines, old_line - 1)):
+        why.append("loop-body")
+    ind = len(r) - len(r.lstrip())
+    # a TODO comment or a pass is a stub only as the whole of its block: code after the TODO at
+    # its indentation, or a statement before the pass in its block, means the block is written
+    if 0 < old_line <= len(lines) and re.match(r"^\s*(#|pass\b)", r):
+        after = [x for x in lines[old_line:] if x.strip() and not x.lstrip().startswith("#")]
+        before = [x for x in reversed(lines[:old_line - 1]) if x.strip() and not x.lstrip().startswith("#")]
+        if r.lstrip().startswith("#") and after and len(after[0]) - len(after[0].lstrip()) >= ind:
+            why.append("not-alone")
+        elif r.lstrip().startswith("pass") and before and len(before[0]) - len(before[0].lstrip()) == ind:
+            why.append("not-alone")
+    code = [x for x in added if x.strip() and len(x) - len(x.lstrip()) >= ind and not CODE_STUB.match(x)]
+    kind = lambda x: STUB.match(x).group(1).split()[0].split("(")[0] if STUB.match(x) else None
+    same = [x for x in added if STUB.match(x) and (x.strip() == r.strip() or len(x) - len(x.lstrip()) == ind and (
+        kind(x) in ("raise", "pass") and kind(x) == kind(r)
+        or difflib.SequenceMatcher(None, r.strip(), x.strip()).ratio() >= 0.8))]
+    if not code or same:
+        why.append("no-implementation")
+    return why
+
+
+D9_TYPE64 = r"(u?int64_t|int64|long long|long|size_t|ptrdiff_t|index_t)"
+# a cast to 64 bits written before its operand (static_cast<int64_t>(x), (int64_t)x) or after it
+# (x.to(tl.int64), x.long(), tl.cast(x, tl.int64))
+D9_PREFIX_CAST = re.compile(r"static_cast\s*<\s*%s\s*>\s*|\(\s*%s\s*\)\s*" % (D9_TYPE64, D9_TYPE64))
+D9_POSTFIX_CAST = re.compile(r"\.to\(\s*(dtype\s*=\s*)?(tl|gl|torch)\.u?int64\s*\)|\.long\(\)")
+D9_CALL_CAST = re.compile(r"\b(tl|gl)\.cast\(")
+D9_WIDEN_WORDS = {"to", "cast", "static_cast", "tl", "gl", "torch", "dtype", "long", "int64", "int64_t", "uint64_t",
+                  "size_t", "ptrdiff_t", "index_t", "int", "int32_t", "uint32_t", "int32", "unsigned", "const"}
+D9_DECL64 = r"\b(u?int64_t|long long|long|size_t|ptrdiff_t|int64)\s+(const\s+)?(&\s*)?%s\b|\b%s\s*:\s*(tl\.)?u?int64\b"
+
+
+def _operand_end(s, k):
+    """The end of the operand that starts at s[k]: a parenthesised group or a dotted name with
+    its calls and subscripts."""
+    depth, j = 0, k
+    while j < len(s):
+        ch = s[j]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                return j
+            depth -= 1
+            if depth == 0 and s[k] in "([":
+                return j + 1
+        elif depth == 0 and not (ch.isalnum() or ch in "_."):
+            return j
+        j += 1
+    return j
+
+
+def _operand_start(s, k):
+    """The start of the operand that ends just before s[k] (a name, call or parenthesised group)."""
+    depth, j = 0, k - 1
+    while j >= 0:
+        ch = s[j]
+        if ch in ")]":
+            depth += 1
+        elif ch in "([":
+            if depth == 0:
+                return j + 1
+            depth -= 1
+        elif depth == 0 and not (ch.isalnum() or ch in "_."):
+            return j + 1
+        j -= 1
+    return 0
+
+
+def widened_operands(a):
+    """How many operands of products the line casts to 64 bits: a cast operand (the name or
+    parenthesised group right after a prefix cast, or right before a postfix one, or the first
+    argument of tl.cast) sits next to a `*`. `(int64_t)(a * b)` casts the product after it
+    wrapped and does not count."""
+    n = 0
+
+    def next_to_star(st, en):
+        before = a[:st].rstrip()
+        after = a[en:].lstrip()
+        return before.endswith("*") or after.startswith("*")
+    for m in D9_PREFIX_CAST.finditer(a):
+        st = m.start()
+        en = _operand_end(a, m.end())
+        if en > m.end() and next_to_star(st, en):
+            n += 1
+    for m in D9_POSTFIX_CAST.finditer(a):
+        st = _operand_start(a, m.start())
+        if st < m.start() and next_to_star(st, m.end()):
+            n += 1
+    for m in D9_CALL_CAST.finditer(a):
+        en = _operand_end(a, m.end() - 1)
+        if "int64" in a[m.end():en] and next_to_star(m.start(), en):
+            n += 1
+    return n
+
+
+def d9_filter(intro_src, intro_line, r, a):
+    """Why a D9 pair is no 32-bit product widened ([] when it is one):
+         not-widening   the fix does not cast an operand of a product to 64 bits
+                        (widened_operands() grows: `(int64_t)tok * dim`, `pid.to(tl.int64) * S`;
+                        declaring the result 64-bit, `int64_t off = a * b`, still multiplies in
+                        32 bits, and `(int64_t)(a * b)` casts after the wrap), or it does more
+                        than that: with the casts and integer type words taken out, the fixed
+                        line's tokens are not (difflib ratio >= 0.8) the buggy line's (a new
+                        kernel, a refactor, a new stride).
+         line-moved     the positive's line at the introducing commit is not the buggy line.
+         operand-64bit  an operand of the product is declared 64-bit above the line at the
+                        introducing commit (`int64_t block_idx = ...`; `x: tl.int64`)."""
+    why = []
+    norm = lambda s: [t for t in re.findall(r"\w+|[*+/%-]", s) if t not in D9_WIDEN_WORDS]
+    if widened_operands(a) <= widened_operands(r) or \
+            difflib.SequenceMatcher(None, norm(r), norm(a)).ratio() < 0.8:
+        why.append("not-widening")
+    lines = intro_src.splitlines()
+    here = lines[intro_line - 1] if 0 < intro_line <= len(lines) else ""
+    if here.strip() != r.strip():
+        why.append("line-moved")
+    above = "\n".join(lines[:intro_line - 1])
+    ops = set()
+    for m in re.finditer(r"([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*)", r.partition("=")[2] if "=" in r and "==" not in r else r):
+        ops.update(m.groups())
+    if any(re.search(D9_DECL64 % (re.escape(o), re.escape(o)), above) for o in ops):
+        why.append("operand-64bit")
+    return why
+
+
 def whole_file_added(repo, intro, path, base):
     """True when the introducing commit adds the file at `path`: the path does not exist at the
     base (a new file, or one git pairs with an old file by rename), or the commit's added lines
@@ -742,7 +1102,7 @@ class Miner:
         if base is None or intro == fix.sha or self.meta.nfiles(intro) > MAX_FILES:
             return False
         why = list(why)
-        if rule in ("D1b", "D4") and intro_is_revert(self.repo, intro, fix.message):
+        if intro_is_revert(self.repo, intro, fix.message):   # every family (was D1b and D4)
             why.append("intro-revert")
         if rule == "D4":
             ic = self.meta.by_sha.get(intro)
@@ -752,6 +1112,9 @@ class Miner:
             rv = is_revert(self.repo, fix, fix_path, fold, ic, intro_path)
             if rv:
                 why.append("revert-" + rv)
+        # every family: a fix whose message says it reverts is no fix of the introducing commit
+        if not any(w.startswith("revert") for w in why) and REVERT_MSG.search(fix.message):
+            why.append("revert-message")
         if why:
             self.reject(rule, fix, intro, intro_path, intro_line, fix_path, fix_line, why)
             return False
@@ -775,7 +1138,10 @@ class Miner:
         return [c for c in self.commits if len(c.parents) == 1]
 
     # -- generic: blame the removed (buggy) line of a matching hunk --
-    def blame_pairs(self, rule, msg, pair_ok, what, path_ok=lambda p: p.endswith(".py"), limit=4):
+    def blame_pairs(self, rule, msg, pair_ok, what, path_ok=lambda p: p.endswith(".py"), limit=4, label=None):
+        """Fix commits (message msg, None for any) whose hunk pairs a removed line r with an added
+        line a (pair_ok); r is blamed in the fix's parent. label(self, fix, blame, r, a, old path,
+        old line) -> [filter names] turns a pair away (to --rejects) when it names any."""
         n = 0
         for c in self.single_parent():
             if msg is not None and not msg.search(c.message):
@@ -800,7 +1166,8 @@ class Miner:
                             continue
                         fix_line = h.new_start + h.added.index(a)
                         r_rule = rule(self, b, r, a) if callable(rule) else rule
-                        if r_rule and self.emit(r_rule, c, b[0], b[1], b[2], path, fix_line, what):
+                        why = label(self, c, b, r, a, old, h.old_start + i) if r_rule and label else []
+                        if r_rule and self.emit(r_rule, c, b[0], b[1], b[2], path, fix_line, what, why=why):
                             got += 1
                             n += 1
                         break
@@ -819,7 +1186,8 @@ class Miner:
             return "E2" if "/plugin" in b[1] else "B5"
         n = self.blame_pairs(rule, MSG["B5"], lambda r, a: call_changed(r, a) and
                              re.search(r"\w+\s*=|def ", r + a) is not None,
-                             "a call or signature whose arguments do not match the callee's parameters", limit=2)
+                             "a call or signature whose arguments do not match the callee's parameters", limit=2,
+                             label=lambda self, c, b, r, a, old, ol: b5_filter(self.repo, c, b[0], b[1], b[2], r, a))
 
         def renamed_attr(r, a):
             t1, t2 = re.findall(r"\w+|\S", r), re.findall(r"\w+|\S", a)
@@ -835,7 +1203,9 @@ class Miner:
         return self.blame_pairs("D9", None, lambda r, a: INT64.search(a) is not None and INT64.search(r) is None
                                 and D9_PRODUCT.search(r) is not None,
                                 "index or offset arithmetic done in 32 bits where the product can exceed 2^31",
-                                path_ok=lambda p: p.endswith(CODE_EXT))
+                                path_ok=lambda p: p.endswith(CODE_EXT),
+                                label=lambda self, c, b, r, a, old, ol: d9_filter(show(self.repo, b[0], b[1]) or "",
+                                                                                  b[2], r, a))
 
     def mine_d8(self):
         def contig(r, a):
@@ -915,7 +1285,8 @@ class Miner:
         def rule(self, b, r, a):
             return "C2" if ARCH.search(r) else "C1"
         return self.blame_pairs(rule, MSG["C"], fnuz, "an fp8 format (fnuz or not) decided without the tensor's dtype",
-                                path_ok=lambda p: p.endswith(CODE_EXT))
+                                path_ok=lambda p: p.endswith(CODE_EXT),
+                                label=lambda self, c, b, r, a, old, ol: [] if c_dtype_decision(r, a) else ["c-no-dtype"])
 
     def mine_g1b(self):
         return self.blame_pairs("G1b", None, lambda r, a: QGET.search(r) is not None and QGET_FIXED.search(a) is not None,
@@ -949,8 +1320,12 @@ class Miner:
                                and len(x) - len(x.lstrip()) < ind]
                         if not hdr:
                             continue
+                        # the stub as the fix found it and as the introducing commit wrote it
+                        why = hk4_filter(show(self.repo, c.parents[0], old) or "", h.old_start + i, r, h.added)
+                        why += [w for w in hk4_filter(show(self.repo, b[0], b[1]) or "", b[2], r, h.added)
+                                if w not in why]
                         if self.emit("HK4", c, b[0], b[1], b[2], path, h.new_start,
-                                     "a new branch left as a stub (not implemented, TODO or pass)"):
+                                     "a new branch left as a stub (not implemented, TODO or pass)", why=why):
                             n += 1
                         break
         return n
@@ -1322,6 +1697,72 @@ def selftest():
     assert restated_in([["    if n:", "        assert (", "            n == 1", "        ), 'one'"]], "    assert n == 1, 'one'")
     assert restated_in([["x = 1"], ["    assert k % 32 == 0"]], "assert k % 32 == 0")
     assert not restated_in([["    assert q.dtype == torch.int8"]], "assert k % 32 == 0")
+    # B5: the interpreter's words for a call that does not bind; a call checked against its def
+    assert B5_CLASS_MSG.search("fix: forward() got an unexpected keyword argument 'scale'")
+    assert B5_CLASS_MSG.search("takes 3 positional arguments but 4 were given")
+    assert not B5_CLASS_MSG.search("pass the signature kwargs argument to the workflow step")
+    d = ast.parse("def g(self, a, b=1, *, c):\n    pass\n").body[0].args
+    call = lambda t: ast.parse(t).body[0].value
+    assert call_binds(d, call("x.g(1, c=2)"), True) is True
+    assert call_binds(d, call("x.g(1, d=2, c=1)"), True) is False      # unexpected keyword
+    assert call_binds(d, call("x.g(1, 2, 3, c=1)"), True) is False     # too many positionals
+    assert call_binds(d, call("x.g(1, a=2, c=1)"), True) is False      # multiple values for a
+    assert call_binds(d, call("x.g(b=2, c=1)"), True) is False         # a missing
+    assert call_binds(d, call("x.g(1)"), True) is False                # keyword-only c missing
+    assert call_binds(d, call("x.g(*t, c=1)"), True) is None           # undecidable
+    assert call_at("y = 1\nz = f(a,\n  b)\n", 2, "f")[1] is False
+    assert module_of("import re\nimport numpy as np\nfrom a.b import c\n", "np") == "numpy"
+    assert module_of("import re\nfrom a.b import c\n", "c") == "a.b.c" and module_of("x = 1\n", "x") is None
+    # C1/C2: a dtype decision changed, not a line that names fp8
+    assert c_dtype_decision("dt = torch.float8_e4m3fn", "dt = torch.float8_e4m3fnuz")
+    assert c_dtype_decision("if is_hip():", "if is_fp8_fnuz():")
+    assert not c_dtype_decision("_store_fp8_packed(ptr, v, n)", "_store_fp8_packed(ptr, v, n, clamp=False)")
+    assert not c_dtype_decision("def st(v, n):", "def st(v, n, *, skip_fnuz_clamp=False):")
+    assert not c_dtype_decision("st(v, n)", "st(v, n, skip_fnuz_clamp=True)")
+    assert c_dtype_decision('dt = FNUZ if arch == "gfx942" else E4M3', "dt = FNUZ if is_fp8_fnuz() else E4M3")
+    # HK4: a stub is code, not text of a docstring; an except arm holds no stub; a fix implements it
+    doc = 'def f(a):\n    """Do it.\n\n    #TODO: Add doc\n    """\n    return a\n'
+    assert "stub-in-string" in hk4_filter(doc, 4, "    #TODO: Add doc", ["    #TODO: Add docs"])
+    exc = "def f():\n    try:\n        g()\n    except OSError:\n        pass\n"
+    assert "except-arm" in hk4_filter(exc, 5, "        pass", ["        log(e)"])
+    assert "loop-body" in hk4_filter("def f(l):\n    while cas(l) != 1:\n        pass\n", 3, "        pass", ["        x = 1"])
+    assert not c_dtype_decision('elif m == "fbgemm_fp8":', 'elif m == "fbgemm_fp8" or m == "fp8":')
+    assert not c_dtype_decision("import t.float8.config as config", "from t.float8.config import Float8TypeConfig")
+    assert "no-implementation" in hk4_filter("def f(k):\n    if k:\n        # TODO: x\n    return 0\n", 3,
+                                             "        # TODO: x", ["        if k > 1:", "            # TODO: x"])
+    note = "def f(k):\n    if k:\n        # TODO: faster\n        return g(k)\n"
+    assert "not-alone" in hk4_filter(note, 3, "        # TODO: faster", ["        return h(k)"])
+    lone = "def f(k):\n    if k:\n        # TODO: later\n    return 0\n"
+    assert hk4_filter(lone, 3, "        # TODO: later", ["        return h(k)"]) == []
+    spin = "def f(k):\n    while k():\n        wait()\n        pass\n"
+    assert "not-alone" in hk4_filter(spin, 4, "        pass", ["        sleep(1)"])
+    br = "def f(k):\n    if k == 1:\n        raise NotImplementedError\n    return 0\n"
+    assert hk4_filter(br, 3, "        raise NotImplementedError", ["        return g(k)"]) == []
+    assert hk4_filter(br, 3, "        raise NotImplementedError", ["        # later"]) == ["no-implementation"]
+    assert "no-implementation" in hk4_filter(br, 3, "        raise NotImplementedError",
+                                             ["        x = 1", "        raise NotImplementedError(k)"])
+    assert "no-implementation" in hk4_filter(br, 3, "        raise NotImplementedError(M.format('a'))",
+                                             ["        raise NotImplementedError(", "            M.format(t)"])
+    assert hk4_filter(br, 3, "        raise NotImplementedError", ["        try:", "            return g(k)",
+                      "        except KeyError:", "            raise NotImplementedError(k)"]) == []
+    # D9: the fix widens the very product; the product is not already 64-bit
+    c = "int tok = blockIdx.x;\nint off = tok * head_dim + h;\n"
+    assert d9_filter(c, 2, "int off = tok * head_dim + h;", "int off = (int64_t)tok * head_dim + h;") == []
+    assert d9_filter(c, 2, "int off = tok * head_dim + h;",
+                     "int off = static_cast<int64_t>(tok) * head_dim + h;") == []
+    assert "not-widening" in d9_filter(c, 2, "int off = tok * head_dim + h;", "int64_t off = tok * head_dim + h;")
+    assert "not-widening" in d9_filter(c, 2, "int off = tok * head_dim + h;",
+                                       "int64_t off = (int64_t)tok * stride_t + h * stride_h;")
+    assert "not-widening" in d9_filter(c, 2, "int off = tok * head_dim + h;", "int off = (int64_t)(tok * head_dim) + h;")
+    assert widened_operands("o = (b * n + p).to(tl.int64) * stride_b,") == 1
+    assert widened_operands("o = tl.cast(pid, tl.int64) * S") == 1
+    assert widened_operands("size_t o = h * static_cast<size_t>(stride_1) + i * v;") == 1
+    t = "def k(pid, S):\n    offs = pid * S\n"
+    assert d9_filter(t, 2, "    offs = pid * S", "    offs = pid.to(tl.int64) * S") == []
+    assert "line-moved" in d9_filter(t, 1, "    offs = pid * S", "    offs = pid.to(tl.int64) * S")
+    w = "const int64_t block_idx = table[i];\nint off = block_idx * page_size;\n"
+    assert "operand-64bit" in d9_filter(w, 2, "int off = block_idx * page_size;",
+                                        "int off = (int64_t)block_idx * page_size;")
     print("self-test: ok")
 
 
