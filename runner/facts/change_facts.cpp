@@ -20,9 +20,7 @@ using dsl::Value;
 
 namespace {
 
-// Files parsed ahead at once on the worker threads for a source being built: their models live
-// together until the source reads them, so a small batch keeps the models that live at once few.
-constexpr size_t kParseBatch = 32;
+constexpr size_t kParseBatch = 256;  // files read into memory at once by the parallel indexer
 
 std::string scope_key(const std::string& source, const Scope& scope) {
   std::string k = source;
@@ -222,7 +220,9 @@ std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool 
   }
   if (!t && cf && !cf->hunks.empty()) {
     t = text_from_hunks(*cf, base);
-    note(path + ": full " + (base ? "base" : "head") + " text unavailable; facts come from the diff hunks only");
+    std::lock_guard lock(mu_);
+    notes_.push_back(path + ": full " + (base ? "base" : "head") +
+                     " text unavailable; facts come from the diff hunks only");
   }
   return t;
 }
@@ -241,48 +241,12 @@ bool ChangeFacts::parse_skips(const std::string& text) const {
   return text.size() > options_.max_file_bytes || text.find('\0') != std::string::npos;
 }
 
-namespace {
-size_t bytes_of(const std::string& s) { return sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0); }
-size_t bytes_of(const std::vector<std::string>& v) {
-  size_t n = sizeof(v);
-  for (const auto& s : v) n += bytes_of(s);
-  return n;
-}
-
-// About how many bytes a model holds: its strings and records (not the lazy analyses, which
-// only the analysis sources run).
-size_t model_bytes(const lang::SourceModel& m) {
-  size_t n = sizeof(m) + bytes_of(m.text_lines);
-  for (const auto& l : m.lines) n += sizeof(l) + bytes_of(l.code) + bytes_of(l.comment) - 2 * sizeof(std::string);
-  for (const auto& f : m.functions) {
-    n += sizeof(f) + bytes_of(f.name) + bytes_of(f.qualified) + bytes_of(f.cls) + bytes_of(f.signature) +
-         bytes_of(f.decorators) + bytes_of(f.calls);
-    for (const auto& p : f.params) n += bytes_of(p.name) + bytes_of(p.default_value) + bytes_of(p.text);
-  }
-  for (const auto& c : m.classes) n += sizeof(c) + bytes_of(c.name) + bytes_of(c.qualified) + bytes_of(c.bases);
-  for (const auto& c : m.calls) {
-    n += sizeof(c) + bytes_of(c.callee) + bytes_of(c.args) + bytes_of(c.function) + bytes_of(c.text);
-    for (const auto& [k, v] : c.kwargs) n += bytes_of(k) + bytes_of(v);
-  }
-  for (const auto& a : m.assignments)
-    n += sizeof(a) + bytes_of(a.target) + bytes_of(a.value) + bytes_of(a.function) + bytes_of(a.cls) + bytes_of(a.text);
-  for (const auto& st : m.statements) n += sizeof(st) + bytes_of(st.kind) + bytes_of(st.text) + bytes_of(st.code) + bytes_of(st.function);
-  for (const auto& i : m.imports) n += sizeof(i) + bytes_of(i.module) + bytes_of(i.names);
-  for (const auto& c : m.cmake_commands) n += sizeof(c) + bytes_of(c.name) + bytes_of(c.args);
-  for (const auto& x : m.sections) n += sizeof(x) + bytes_of(x.heading) + bytes_of(x.text);
-  for (const auto& h : m.handlers) n += sizeof(h) + bytes_of(h.type) + bytes_of(h.body) + bytes_of(h.function);
-  for (const auto& t : m.throws) n += sizeof(t) + bytes_of(t.expr) + bytes_of(t.function);
-  for (const auto& i : m.includes) n += sizeof(i) + bytes_of(i.path) + bytes_of(i.guard);
-  for (const auto& b : m.ifdefs) n += sizeof(b) + bytes_of(b.condition) + bytes_of(b.expr) + bytes_of(b.body);
-  return n;
-}
-}  // namespace
-
 std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& path, bool base,
                                                             std::optional<std::string> text) {
   if (!text) return nullptr;
   if (options_.memory_exceeded && options_.memory_exceeded->load(std::memory_order_relaxed)) {
-    incomplete((base ? "base of " : "") + path + ": not analysed (the memory ceiling was reached)");
+    std::lock_guard lock(mu_);
+    incomplete_.push_back((base ? "base of " : "") + path + ": not analysed (the memory ceiling was reached)");
     return nullptr;
   }
   lang::AnalyzeOptions o;
@@ -290,10 +254,6 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   o.analyses = analyses_wanted_.load();  // run them on this tree: saves a second parse later
   auto m = lang::analyze_file(path, *text, o);
   std::lock_guard lock(mu_);
-  ++parses_;
-  auto& e = models_[(base ? "b:" : "h:") + path];
-  if (e.parsed) return m;  // parsed again: its notes were given the first time
-  e.parsed = true;
   if (m->skipped) notes_.push_back(path + ": " + m->note);
   // Missing facts (lang::analyze_file's notes): over the size limit, or no tree at all. Binary
   // files and syntax errors (the parts that parse still yield facts) do not count.
@@ -304,106 +264,48 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   return m;
 }
 
-std::optional<std::shared_ptr<const lang::SourceModel>> ChangeFacts::live_locked(const std::string& key) const {
-  auto it = models_.find(key);
-  if (it == models_.end()) return std::nullopt;
-  if (it->second.none) return std::shared_ptr<const lang::SourceModel>();
-  if (auto m = it->second.live.lock()) return m;
-  return std::nullopt;
-}
-
-std::shared_ptr<const lang::SourceModel> ChangeFacts::store_locked(const std::string& key,
-                                                                   std::shared_ptr<const lang::SourceModel> m) {
-  auto& e = models_[key];
-  if (auto live = e.live.lock()) return live;  // another thread stored it first
-  if (!m) {
-    // no text (or not parsed past the memory ceiling): known, so never read again
-    e.none = true;
-    return nullptr;
-  }
-  e.live = m;
-  if (!e.kept) {
-    size_t bytes = m->skipped ? 0 : model_bytes(*m);
-    if (bytes <= options_.model_cache_bytes && kept_bytes_ <= options_.model_cache_bytes - bytes) {
-      e.kept = m;
-      kept_bytes_ += bytes;
-    }
-  }
-  return m;
-}
-
 std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& path, bool base) {
   std::string key = (base ? "b:" : "h:") + path;
-  std::vector<FileRef> ahead;
   {
     std::lock_guard lock(mu_);
-    if (auto it = pinned_.find(key); it != pinned_.end()) {  // handed out: the caller holds it now
-      auto m = std::move(it->second);
-      pinned_.erase(it);
-      return m;
-    }
-    if (auto m = live_locked(key)) return *m;
-    // a file a source announced: parse it with the next announced files not parsed yet
-    if (auto at = plan_at_.find(key); at != plan_at_.end())
-      for (size_t i = at->second; i < plan_.size() && ahead.size() < kParseBatch; ++i) {
-        std::string k = (plan_[i].base ? "b:" : "h:") + plan_[i].path;
-        if (!pinned_.count(k) && !live_locked(k)) ahead.push_back(plan_[i]);
-      }
-  }
-  if (ahead.size() >= 2) {
-    parse_ahead(ahead);
-    std::lock_guard lock(mu_);
-    if (auto it = pinned_.find(key); it != pinned_.end()) {
-      auto m = std::move(it->second);
-      pinned_.erase(it);
-      return m;
-    }
-    if (auto m = live_locked(key)) return *m;
+    auto it = models_.find(key);
+    if (it != models_.end()) return it->second;
   }
   const ChangedFile* cf = nullptr;
   for (const auto& f : change_->files)
     if ((base ? base_path(f) : f.path) == path) cf = &f;
   auto m = parse(path, base, read_text(path, base, cf));
   std::lock_guard lock(mu_);
-  return store_locked(key, std::move(m));
+  return models_.emplace(key, m).first->second;
 }
 
-size_t ChangeFacts::models_alive() const {
-  std::lock_guard lock(mu_);
-  size_t n = 0;
-  for (const auto& [k, e] : models_)
-    if (!e.live.expired()) ++n;
-  return n;
-}
-
-size_t ChangeFacts::models_kept_bytes() const {
-  std::lock_guard lock(mu_);
-  return kept_bytes_;
-}
-
-size_t ChangeFacts::parses() const {
-  std::lock_guard lock(mu_);
-  return parses_;
-}
-
-void ChangeFacts::parse_ahead(const std::vector<FileRef>& refs) {
+void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
+  std::vector<const FileRef*> todo;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& r : refs)
+      if (!models_.count((r.base ? "b:" : "h:") + r.path)) todo.push_back(&r);
+  }
   unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
                                     : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::optional<std::string>> texts;
-  for (const auto& r : refs) texts.push_back(read_text(r.path, r.base, r.changed));
-  std::vector<std::shared_ptr<const lang::SourceModel>> out(refs.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < out.size();) out[i] = parse(refs[i].path, refs[i].base, std::move(texts[i]));
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-  std::lock_guard lock(mu_);
-  for (size_t i = 0; i < out.size(); ++i) {
-    std::string key = (refs[i].base ? "b:" : "h:") + refs[i].path;
-    if (auto m = store_locked(key, std::move(out[i]))) pinned_.emplace(key, std::move(m));
+  if (todo.size() < 2 || jobs < 2) return;  // model() parses on demand
+  for (size_t start = 0; start < todo.size(); start += kParseBatch) {
+    size_t end = std::min(todo.size(), start + kParseBatch);
+    std::vector<std::optional<std::string>> texts;
+    for (size_t i = start; i < end; ++i) texts.push_back(read_text(todo[i]->path, todo[i]->base, todo[i]->changed));
+    std::vector<std::shared_ptr<const lang::SourceModel>> out(end - start);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next++) < out.size();)
+        out[i] = parse(todo[start + i]->path, todo[start + i]->base, std::move(texts[i]));
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    std::lock_guard lock(mu_);
+    for (size_t i = 0; i < out.size(); ++i)
+      models_.emplace((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, out[i]);
   }
 }
 
@@ -414,8 +316,10 @@ void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
   std::vector<std::shared_ptr<const lang::SourceModel>> ms;
   {
     std::lock_guard lock(mu_);
-    for (const auto& r : refs)
-      if (auto m = live_locked((r.base ? "b:" : "h:") + r.path); m && *m) ms.push_back(*m);
+    for (const auto& r : refs) {
+      auto it = models_.find((r.base ? "b:" : "h:") + r.path);
+      if (it != models_.end() && it->second) ms.push_back(it->second);
+    }
   }
   std::atomic<size_t> next{0};
   auto work = [&] {
@@ -427,30 +331,10 @@ void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
   for (auto& t : threads) t.join();
 }
 
-// Announces the files: model() parses them in batches on the worker threads as the source
-// reaches them (analyses_wanted_ makes those parses run the analyses); the live models get
-// their analyses now.
 void ChangeFacts::prefetch(const std::vector<FileRef>& refs, bool analyses) {
   if (analyses) analyses_wanted_ = true;
-  unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
-                                    : std::max(1u, std::thread::hardware_concurrency());
-  if (refs.size() < 2 || jobs < 2) return;  // model() parses on demand
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& r : refs)
-      if (plan_at_.emplace((r.base ? "b:" : "h:") + r.path, plan_.size()).second) plan_.push_back(r);
-  }
+  prefetch_models(refs);
   if (analyses) prefetch_analyses(refs);
-}
-
-ChangeFacts::Outermost::Outermost(ChangeFacts& facts) : f(facts) { ++f.depth_; }
-
-ChangeFacts::Outermost::~Outermost() {
-  if (--f.depth_ > 0) return;
-  std::lock_guard lock(f.mu_);
-  f.pinned_.clear();
-  f.plan_.clear();
-  f.plan_at_.clear();
 }
 
 // ---- queries ----
@@ -469,7 +353,6 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
   std::string key = scope_key(source, scope);
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
-  Outermost outermost(*this);
   const Source* s = find_source(source);
   if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
   if (s->nested_only())
@@ -536,13 +419,12 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
       bool known;
       {
         std::lock_guard lock(mu_);
-        auto it = models_.find(key);
-        known = it != models_.end() && it->second.parsed;
+        known = models_.count(key) > 0;
       }
       if (!known) {
         auto m = parse(paths[i], false, std::move(text));
         std::lock_guard lock(mu_);
-        store_locked(key, std::move(m));  // a skipped model: always kept
+        models_.emplace(key, std::move(m));
       }
       idx.always.push_back(i);
       continue;
@@ -594,7 +476,6 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   if (cache_.count(key)) return nullptr;
   for (const auto& w : words) key += '\x1e' + w;
   if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return &it->second;
-  Outermost outermost(*this);
 
   const WordIndex& idx = word_index();
   std::vector<uint32_t> hold;  // files holding every word

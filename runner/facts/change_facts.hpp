@@ -4,13 +4,9 @@
 //   facts->configure(ruleset_data);                       // tiers, test globs, lets
 //   const auto& fns = facts->query("functions", Scope{Scope::Kind::Changed, {}});
 //
-// A parsed model lives while something holds it (a source building its facts, the class model of
-// the repository) and, past that, only within a budget of bytes (Options::model_cache_bytes):
-// sources copy what their facts need, so memory follows the files being built rather than the
-// repository. Within the budget a file is parsed at most once per side (head/base), whatever the
-// number of sources and rules that read it; past it, a later source parses it again (same model,
-// same facts). Each (source, scope) result is computed once and cached, and so are the per-file
-// facts of per-file sources. The repo scope is listed lazily from
+// Every file is parsed at most once per side (head/base) per ChangeFacts, whatever the number of
+// sources and rules that read it; each (source, scope) result is computed once and cached, and so
+// are the per-file facts of per-file sources. The repo scope is listed lazily from
 // ContentSource::head_files() and parsed in parallel. The sources themselves live one per file
 // under runner/facts/ behind the `Source` interface (source.hpp, which says how to add one).
 #pragma once
@@ -60,14 +56,6 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     /// parsed yet are not parsed (no facts; listed by incomplete() as "PATH: not analysed (the
     /// memory ceiling was reached)"). nullptr = no ceiling.
     const std::atomic<bool>* memory_exceeded = nullptr;
-    /// Parsed models kept for later sources once no source holds them, up to about this many
-    /// bytes (estimated from the model's strings and records): the first models parsed are kept
-    /// until the budget is full, and later ones are dropped when their last reader lets them go
-    /// and parsed again if read again. First-come rather than least-recently-used because the
-    /// sources of a run read the repository in the same file order one after another, where LRU
-    /// would evict every model before its next read. SIZE_MAX keeps every model (each file
-    /// parsed once per side); 0 keeps none.
-    size_t model_cache_bytes = 256 * 1024 * 1024;
   };
 
   /// `change` must be non-null with a non-null content source.
@@ -107,10 +95,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// answers no facts and leaves a note.
   void add_repository(Repository repo);
 
-  /// Called once for each file side the first time it is parsed: (path, true for the base side).
-  /// For progress, tests and metrics; may be called from parser threads (calls are serialised).
-  /// A file parsed again (its model was dropped, see Options::model_cache_bytes) is not reported
-  /// again; parses() counts every parse.
+  /// Called once for each file actually parsed: (path, true for the base side). For tests and
+  /// metrics; may be called from parser threads (calls are serialised).
   void set_parse_hook(std::function<void(const std::string& path, bool base)> hook);
 
   /// Things the user should know (skipped files, files read from hunks only), in order.
@@ -122,18 +108,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// (SourceContext::incomplete: malformed workflow YAML). Binary files are not listed.
   std::vector<std::string> incomplete() const;
 
-  /// The model of one file side: the live one if some reader holds it or the budget kept it,
-  /// else parsed now (with the next files a source's prefetch announced, on the worker threads).
-  /// nullptr when the file has no text. Thread-safe.
+  /// The model of one file side (parsed on first use). nullptr when the file has no text.
   std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) override;
-
-  /// Parsed models alive now (held by a reader, by the budget, or parsed ahead for a source
-  /// being built). For tests and metrics.
-  size_t models_alive() const;
-  /// Parses run so far, a file parsed again counting again. For tests and metrics.
-  size_t parses() const;
-  /// Estimated bytes of the models the budget keeps (at most Options::model_cache_bytes).
-  size_t models_kept_bytes() const;
 
  private:
   // SourceContext
@@ -150,47 +126,19 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   void incomplete(const std::string& text) override;
   std::vector<std::string> files_holding(const std::string& name, bool defining) override;
 
-  /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' live
+  void prefetch_models(const std::vector<FileRef>& refs);
+  /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
   /// models on the parser threads.
   void prefetch_analyses(const std::vector<FileRef>& refs);
   std::optional<std::string> read_text(const std::string& path, bool base, const change::ChangedFile* cf);
   std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text);
-  /// Parses `refs` on the worker threads and pins their models (pinned_) until model() hands
-  /// them out or the outermost query ends.
-  void parse_ahead(const std::vector<FileRef>& refs);
-  /// Records a parsed model under `key` (the budget may keep it) and returns the live model of
-  /// `key` (another thread's, if it stored one first). Requires mu_.
-  std::shared_ptr<const lang::SourceModel> store_locked(const std::string& key, std::shared_ptr<const lang::SourceModel> m);
-  /// The live model of `key` (or a known null) if there is one. Requires mu_.
-  std::optional<std::shared_ptr<const lang::SourceModel>> live_locked(const std::string& key) const;
-  /// Counts nested query()/query_containing() calls; the outermost one's end drops what was
-  /// parsed ahead and not read, and the prefetch plan.
-  struct Outermost {
-    explicit Outermost(ChangeFacts& f);
-    ~Outermost();
-    ChangeFacts& f;
-  };
 
   std::shared_ptr<const change::Change> change_;
   Options options_;
   dsl::RulesetData data_;
 
-  mutable std::mutex mu_;                 // guards the models, notes_, hook calls and content reads
-  struct ModelEntry {
-    std::weak_ptr<const lang::SourceModel> live;
-    std::shared_ptr<const lang::SourceModel> kept;  // held by the budget (and every skipped model)
-    bool parsed = false;                            // parsed once: notes and the hook were given
-    bool none = false;                              // the file side has no model (no text)
-  };
-  std::unordered_map<std::string, ModelEntry> models_;  // "h:" / "b:" + path
-  size_t kept_bytes_ = 0;
-  size_t parses_ = 0;
-  /// Models parsed ahead of the source being built, until model() hands them out.
-  std::unordered_map<std::string, std::shared_ptr<const lang::SourceModel>> pinned_;
-  /// The files sources announced with prefetch() during the outermost query, in order.
-  std::vector<FileRef> plan_;
-  std::unordered_map<std::string, size_t> plan_at_;  // key -> position in plan_
-  int depth_ = 0;
+  mutable std::mutex mu_;                 // guards models_, notes_, hook calls and content reads
+  std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;  // "h:" / "b:" + path
   std::vector<std::string> notes_;
   std::vector<std::string> incomplete_;
   std::function<void(const std::string&, bool)> hook_;

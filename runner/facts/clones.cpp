@@ -98,14 +98,7 @@ class ClonesSource final : public Source {
       const std::set<int>* added = nullptr;
     };
     std::vector<Existing> existing;
-    auto refs = ctx.files(scope);
-    {
-      std::vector<FileRef> changed;  // parsed below: on the worker threads, a batch at a time
-      for (const auto& r : refs)
-        if (!r.base && r.changed) changed.push_back(r);
-      ctx.prefetch(changed, false);
-    }
-    for (const auto& r : refs) {
+    for (const auto& r : ctx.files(scope)) {
       if (r.base) continue;
       lang::Language language = lang::language_of(r.path);
       if (!r.changed) {

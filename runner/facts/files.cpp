@@ -60,12 +60,6 @@ class FilesSource final : public Source {
       case Scope::Kind::Named: break;  // answered by the named repository's own facts
     }
     std::vector<dsl::FactPtr> out;
-    {
-      std::vector<FileRef> parsed;  // read below for has_errors: on the worker threads, a batch at a time
-      for (const auto& e : entries)
-        if (e.cf && e.cf->status != FileStatus::Deleted && util::analysable(*e.cf)) parsed.push_back({e.path, false, e.cf});
-      ctx.prefetch(parsed, false);
-    }
     for (const auto& e : entries) {
       auto f = dsl::make_fact("files", e.path);
       f->set("path", Value(e.path));

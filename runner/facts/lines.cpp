@@ -1,10 +1,6 @@
 // Sources `lines`, `added_lines` and `removed_lines`: one fact per line, fields computed on demand
 // by one shared provider per file side (LineFields).
 #include <algorithm>
-#include <cstdint>
-#include <mutex>
-#include <unordered_map>
-#include <string_view>
 
 #include "runner/facts/sources.hpp"
 #include "runner/facts/util.hpp"
@@ -40,93 +36,10 @@ std::vector<dsl::FieldSchema> line_fields() {
   };
 }
 
-// What the line facts of one file side read from its parsed model, copied into a few flat
-// buffers so that the model itself can be dropped once the facts are built (a model is about 20
-// times its text; this table is about its text plus 22 bytes a line). Line `i` (0-based) is
-// `text[text_at[i], text_at[i+1])`; its code and comment likewise, where a line whose code is
-// its text stores no code (kCodeIsText).
-class LineTable {
- public:
-  explicit LineTable(const lang::SourceModel& m) {
-    size_t n = m.text_lines.size();
-    size_t bytes = 0;
-    for (const auto& t : m.text_lines) bytes += t.size();
-    text_.reserve(bytes);
-    text_at_.reserve(n + 1);
-    code_at_.reserve(n + 1);
-    comment_at_.reserve(n + 1);
-    info_.reserve(n);
-    text_at_.push_back(0);
-    code_at_.push_back(0);
-    comment_at_.push_back(0);
-    for (size_t i = 0; i < n; ++i) {
-      const std::string& t = m.text_lines[i];
-      text_ += t;
-      text_at_.push_back(static_cast<uint32_t>(text_.size()));
-      Info info;
-      if (i < m.lines.size()) {
-        const lang::LineInfo& li = m.lines[i];
-        info.flags = kHasInfo | (li.in_loop ? kInLoop : 0) | (li.in_condition ? kInCondition : 0);
-        if (li.code == t) info.flags |= kCodeIsText;
-        else code_ += li.code;
-        comment_ += li.comment;
-        info.function = intern(m.function_at(static_cast<int>(i) + 1));
-        info.cls = intern(m.class_at(static_cast<int>(i) + 1));
-      }
-      code_at_.push_back(static_cast<uint32_t>(code_.size()));
-      comment_at_.push_back(static_cast<uint32_t>(comment_.size()));
-      info_.push_back(info);
-    }
-    code_.shrink_to_fit();
-    comment_.shrink_to_fit();
-  }
-
-  int size() const { return static_cast<int>(info_.size()); }
-  /// Line `line` (1-based, within [1, size()]) as written.
-  std::string_view text(int line) const { return slice(text_, text_at_, line); }
-  /// Its code (the text when the model had no line info for it).
-  std::string_view code(int line) const {
-    return info_[line - 1].flags & kCodeIsText || !(info_[line - 1].flags & kHasInfo) ? text(line)
-                                                                                        : slice(code_, code_at_, line);
-  }
-  std::string_view comment(int line) const { return slice(comment_, comment_at_, line); }
-  const std::string& function(int line) const { return names_[info_[line - 1].function]; }
-  const std::string& cls(int line) const { return names_[info_[line - 1].cls]; }
-  bool has_info(int line) const { return info_[line - 1].flags & kHasInfo; }
-  bool in_loop(int line) const { return info_[line - 1].flags & kInLoop; }
-  bool in_condition(int line) const { return info_[line - 1].flags & kInCondition; }
-
- private:
-  enum : uint8_t { kHasInfo = 1, kInLoop = 2, kInCondition = 4, kCodeIsText = 8 };
-  struct Info {
-    uint32_t function = 0;  // into names_ ("" is 0)
-    uint32_t cls = 0;
-    uint8_t flags = 0;
-  };
-
-  static std::string_view slice(const std::string& buf, const std::vector<uint32_t>& at, int line) {
-    return std::string_view(buf).substr(at[line - 1], at[line] - at[line - 1]);
-  }
-  // consecutive lines mostly share their function and class: look at the last name first
-  uint32_t intern(const std::string& name) {
-    if (name == names_.back()) return static_cast<uint32_t>(names_.size() - 1);
-    for (uint32_t k = 0; k < names_.size(); ++k)
-      if (names_[k] == name) return k;
-    names_.push_back(name);
-    return static_cast<uint32_t>(names_.size() - 1);
-  }
-
-  std::string text_, code_, comment_;
-  std::vector<uint32_t> text_at_, code_at_, comment_at_;
-  std::vector<Info> info_;
-  std::vector<std::string> names_{std::string()};
-};
-
-// The fields of the line facts of one file side, computed on `get` from the file's LineTable
-// instead of stored per line (a repository-wide `lines` query makes one fact per line: storing
-// ten named values each took about a gigabyte on an 18.9 MB repository). The provider holds no
-// parsed model. Record `index` is the line number, or, for removed lines, the position in
-// `removed`.
+// The fields of the line facts of one file side, computed on `get` from the file's model instead
+// of stored per line (a repository-wide `lines` query makes one fact per line: storing ten named
+// values each took about a gigabyte on an 18.9 MB repository). Record `index` is the line number,
+// or, for removed lines, the position in `removed`.
 class LineFields final : public dsl::FieldProvider {
  public:
   struct Removed {
@@ -134,38 +47,31 @@ class LineFields final : public dsl::FieldProvider {
     const std::string* text;  // the hunk's line, owned by `keep_`
   };
 
-  /// `table` may be null (an added file's base side): lines then have no table.
-  LineFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const LineTable> table,
+  LineFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
              const ChangedFile* cf, bool base, std::vector<Removed> removed = {})
-      : keep_(std::move(keep)),
-        table_(std::move(table)),
-        cf_(cf),
-        base_(base),
-        removed_(std::move(removed)),
+      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base), removed_(std::move(removed)),
         removed_mode_(!removed_.empty()) {}
 
   Value field(int index, std::string_view name) const override {
     int line = index;
-    std::string_view text;
-    int n = table_ ? table_->size() : 0;
-    bool in_table = line >= 1 && line <= n;
+    const std::string* text = nullptr;
     if (removed_mode_) {
       if (index < 0 || index >= static_cast<int>(removed_.size())) return {};
       line = removed_[index].line;
-      text = *removed_[index].text;
-      in_table = line >= 1 && line <= n;
+      text = removed_[index].text;
     } else {
-      if (!in_table) return {};
-      text = table_->text(line);
+      if (!m_ || line < 1 || line > static_cast<int>(m_->text_lines.size())) return {};
+      text = &m_->text_lines[line - 1];
     }
-    bool info = in_table && table_->has_info(line);
-    if (name == "text") return Value(std::string(text));
-    if (name == "code") return Value(std::string(info ? table_->code(line) : text));
-    if (name == "comment") return Value(std::string(info ? table_->comment(line) : std::string_view()));
-    if (name == "function") return Value(info ? table_->function(line) : std::string());
-    if (name == "class") return Value(info ? table_->cls(line) : std::string());
-    if (name == "in_loop") return Value(info && table_->in_loop(line));
-    if (name == "in_condition") return Value(info && table_->in_condition(line));
+    const lang::LineInfo* li =
+        m_ && line >= 1 && line <= static_cast<int>(m_->lines.size()) ? &m_->lines[line - 1] : nullptr;
+    if (name == "text") return Value(*text);
+    if (name == "code") return Value(li ? li->code : *text);
+    if (name == "comment") return Value(li ? li->comment : std::string());
+    if (name == "function") return Value(m_ ? m_->function_at(line) : std::string());
+    if (name == "class") return Value(m_ ? m_->class_at(line) : std::string());
+    if (name == "in_loop") return Value(li && li->in_loop);
+    if (name == "in_condition") return Value(li && li->in_condition);
     if (name == "added") return Value(added(line));
     if (name == "head_line") {
       if (removed_mode_) return Value(cf_ ? cf_->head_line_of(line) : 0);
@@ -188,46 +94,12 @@ class LineFields final : public dsl::FieldProvider {
   bool added(int line) const { return !removed_mode_ && !base_ && cf_ && cf_->added_lines.count(line); }
 
   std::shared_ptr<const change::Change> keep_;  // owns `cf_` and the removed lines' text
-  std::shared_ptr<const LineTable> table_;
+  std::shared_ptr<const lang::SourceModel> m_;
   const ChangedFile* cf_;
   bool base_;
   std::vector<Removed> removed_;
   bool removed_mode_;
 };
-
-// The LineTable of one file side, shared by the line sources of one context (`lines` and
-// `added_lines` of a file side read the same table) while some fact holds it: a table still
-// alive is handed out without asking for the model (no parse); null when the file side has no
-// model. The cache holds weak references only, and is dropped when another context (or another
-// change) asks.
-std::shared_ptr<const LineTable> line_table(SourceContext& ctx, const std::string& path, bool base) {
-  static std::mutex mu;
-  static std::weak_ptr<const change::Change> owner;
-  static const SourceContext* owner_ctx = nullptr;
-  static std::unordered_map<std::string, std::weak_ptr<const LineTable>> tables;
-  std::string key = (base ? "b:" : "h:") + path;
-  auto change = ctx.change_ptr();
-  {
-    std::lock_guard lock(mu);
-    if (owner.lock() != change || owner_ctx != &ctx) {
-      tables.clear();
-      owner = change;
-      owner_ctx = &ctx;
-    }
-    if (auto it = tables.find(key); it != tables.end())
-      if (auto t = it->second.lock()) return t;
-  }
-  auto m = ctx.model(path, base);
-  if (!m) return nullptr;
-  auto t = std::make_shared<const LineTable>(*m);
-  std::lock_guard lock(mu);
-  if (owner.lock() == change && owner_ctx == &ctx) {
-    auto& slot = tables[key];
-    if (auto other = slot.lock()) return other;  // built meanwhile by another thread
-    slot = t;
-  }
-  return t;
-}
 
 FactPtr lazy_line(const char* source, const std::string& file, int line,
                   const std::shared_ptr<const LineFields>& p, int index) {
@@ -249,10 +121,10 @@ class LinesSource final : public Source {
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;
-    auto t = line_table(ctx, r.path, r.base);
-    if (!t) return out;
-    int n = t->size();
-    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), std::move(t), r.changed, r.base);
+    auto m = ctx.model(r.path, r.base);
+    if (!m) return out;
+    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
+    int n = static_cast<int>(m->text_lines.size());
     out.reserve(n);
     for (int line = 1; line <= n; ++line) out.push_back(lazy_line("lines", r.path, line, p, line));
     return out;
@@ -281,10 +153,10 @@ class AddedLinesSource final : public Source {
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;
     if (!has_added(r)) return out;
-    auto t = line_table(ctx, r.path, r.base);
-    if (!t) return out;
-    int n = t->size();
-    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), std::move(t), r.changed, r.base);
+    auto m = ctx.model(r.path, r.base);
+    if (!m) return out;
+    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
+    int n = static_cast<int>(m->text_lines.size());
     for (int line : r.changed->added_lines)
       if (line >= 1 && line <= n) out.push_back(lazy_line("added_lines", r.path, line, p, line));
     return out;
@@ -316,13 +188,13 @@ class RemovedLinesSource final : public Source {
       }
       if (!in_scope || cf.removed_lines.empty()) continue;
       std::string file = scope.kind == Scope::Kind::Base ? util::base_path(cf) : cf.path;
-      auto bt = cf.status == FileStatus::Added ? nullptr : line_table(ctx, util::base_path(cf), true);
+      auto bm = cf.status == FileStatus::Added ? nullptr : ctx.model(util::base_path(cf), true);
       std::vector<LineFields::Removed> removed;
       for (const auto& h : cf.hunks)
         for (const auto& l : h.lines)
           if (l.kind == LineKind::Removed) removed.push_back({l.old_line, &l.text});
       if (removed.empty()) continue;
-      auto p = std::make_shared<const LineFields>(ctx.change_ptr(), std::move(bt), &cf, true, removed);
+      auto p = std::make_shared<const LineFields>(ctx.change_ptr(), bm, &cf, true, removed);
       for (size_t i = 0; i < removed.size(); ++i)
         out.push_back(lazy_line("removed_lines", file, removed[i].line, p, static_cast<int>(i)));
     }

@@ -11,18 +11,17 @@ using dsl::Value;
 using T = dsl::Type;
 using util::field;
 
-// The fields of the `statements` facts of one file side, read on `get` from a copy of the model's
-// statements (the provider holds no parsed model, so the model can be dropped once the facts are
-// built). Record `index` is the position in the model's `statements`.
+// The fields of the `statements` facts of one file side, read from the model on `get`. Record
+// `index` is the position in the model's `statements`.
 class StatementFields final : public dsl::FieldProvider {
  public:
-  StatementFields(std::shared_ptr<const change::Change> keep, const lang::SourceModel& m, const ChangedFile* cf,
-                  bool base)
-      : keep_(std::move(keep)), statements_(m.statements), cf_(cf), base_(base) {}
+  StatementFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
+                  const ChangedFile* cf, bool base)
+      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base) {}
 
   Value field(int index, std::string_view name) const override {
-    if (index < 0 || index >= static_cast<int>(statements_.size())) return {};
-    const auto& s = statements_[index];
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->statements.size())) return {};
+    const auto& s = m_->statements[index];
     if (name == "kind") return Value(s.kind);
     if (name == "text") return Value(s.text);
     if (name == "code") return Value(s.code);
@@ -35,7 +34,7 @@ class StatementFields final : public dsl::FieldProvider {
 
  private:
   std::shared_ptr<const change::Change> keep_;  // owns `cf_`
-  std::vector<lang::Statement> statements_;
+  std::shared_ptr<const lang::SourceModel> m_;
   const ChangedFile* cf_;
   bool base_;
 };
@@ -60,7 +59,7 @@ class StatementsSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    auto p = std::make_shared<const StatementFields>(ctx.change_ptr(), *m, r.changed, r.base);
+    auto p = std::make_shared<const StatementFields>(ctx.change_ptr(), m, r.changed, r.base);
     for (size_t i = 0; i < m->statements.size(); ++i) {
       const auto& s = m->statements[i];
       auto f = dsl::make_fact("statements", r.path, s.line);
