@@ -30,14 +30,14 @@ struct CpuClock {
 };
 using Clock = CpuClock;
 
+namespace {
+
 /// CPU time of the whole process in seconds (EvalTimings: parser threads count too).
 double process_cpu_s() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
-
-namespace {
 
 struct BudgetExceeded {};
 struct MemoryExceeded {};
