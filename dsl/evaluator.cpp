@@ -669,6 +669,7 @@ class Evaluator {
   /// Demand-driven read of a repository-wide source: when the probe's field is spelled in the
   /// file text and the source's facts are not built yet, the facts of only the files whose
   /// text holds the key (Facts::query_containing), cached per key; nullptr = read it whole.
+  /// The words include those of the probe's file keys (Probe::file_keys) whose key is known.
   /// Sets key_words_key_ to the words joined, which names the narrowed fact list's index.
   const std::vector<FactPtr>* by_key(const std::string& source, const Scope& scope, const std::string& qkey,
                                      const Probe& probe, const std::string& key) {
@@ -682,6 +683,11 @@ class Evaluator {
     if (!in_text->second) return nullptr;
     std::vector<std::string> words = key_words(probe, key);
     if (words.empty()) return nullptr;
+    // later `for`s over this fact's file bind only where its text holds their keys too
+    for (const auto& k : probe.file_keys)
+      if (auto kk = probe_key(k))
+        for (auto& w : key_words(k, *kk))
+          if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
     key_words_key_.clear();
     for (const auto& w : words) key_words_key_ += w + ' ';
     auto work = begin_shared();  // shared, cached work: not charged to the rule (as query())

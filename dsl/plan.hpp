@@ -20,7 +20,9 @@
 //  - reads by key (demand-driven evaluation, with a literal prefilter): when such a lookup reads
 //    a field spelled in the file text (FieldSchema::in_text) of a repository-wide or named
 //    scope whose facts are not built yet, only the files whose text holds the key's identifier
-//    runs are parsed (Facts::query_containing) and the index is built over their facts.
+//    runs are parsed (Facts::query_containing) and the index is built over their facts; when a
+//    later `for` reads this binder's file (`calls(u.file)`) and looks up an in_text field with a
+//    key already bound, the files must hold that key's runs too (Probe::file_keys).
 #pragma once
 
 #include <map>
@@ -78,6 +80,13 @@ struct Probe {
   /// the key gives nothing to look up (a word key that is not a run of [A-Za-z0-9_], such as a
   /// captured indentation, or a list value) instead of scanning every fact.
   std::shared_ptr<const Probe> fallback;
+  /// Reads by key of a `for` only: the lookups of later `for`s over this binder's file
+  /// (`for u in symbols(repo) where u.name == n` then `for c in calls(u.file) where kw in
+  /// c.kwarg_names`) on an in_text field whose key is bound before this `for`. A fact of a file
+  /// whose text lacks such a key's identifier runs binds nothing in that later `for`, so it
+  /// yields no finding: the read by key asks for the files holding these keys' runs too (a
+  /// multi-key read; fact order and findings are those of the one-key read).
+  std::vector<Probe> file_keys;
 };
 
 /// A condition and where the evaluator checks it; `negate` for a moved `unless`.

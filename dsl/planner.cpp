@@ -508,6 +508,8 @@ class Planner {
         else out.fors[i].filters.push_back({c, false, false});
       }
     }
+    for (int i = 0; i < n; ++i)
+      if (auto& pr = out.fors[i].probe) pr->file_keys = file_keys(r, i, *pr, bound);
     for (const auto& w : r.wheres) {
       std::vector<const Expr*> cs;
       conjuncts(*w, cs);
@@ -521,6 +523,49 @@ class Planner {
       int s = movable(*u) ? stage(*u) : n;
       if (s < n - 1) place(s, {u.get(), true, true});
       else out.after.push_back({u.get(), true, false});
+    }
+    return out;
+  }
+
+  /// Probe::file_keys of the i-th `for` of `r` (looked up by `pr`): when that `for` reads a
+  /// source of the current repository by key (repo, glob or `let` scope), the lookups on an
+  /// in_text field by later `for`s over its variable's file (`calls(u.file)`) whose key reads
+  /// only names bound before the i-th `for` (`bound`: the last position binding each name).
+  std::vector<Probe> file_keys(const ast::Rule& r, int i, const Probe& pr, const std::map<std::string, int>& bound) const {
+    std::vector<Probe> out;
+    const auto& d = r.fors[static_cast<size_t>(i)].domain;
+    using K = ast::ScopeExpr::Kind;
+    bool wide = d.scope.kind == K::Repo || d.scope.kind == K::Globs;
+    if (d.scope.kind == K::Expr && d.scope.expr && d.scope.expr->kind == Expr::Kind::Var && d.scope.expr->path.empty()) {
+      const std::string& name = d.scope.expr->text;
+      bool repo = false;
+      for (const auto& rp : p_.data.repos) repo = repo || rp.name == name;
+      wide = !repo && p_.lets.count(name) > 0;
+    }
+    if (!wide || pr.kind == Probe::Kind::Range || !probe_in_text(p_, d.source, pr)) return out;
+    const std::string& v = r.fors[static_cast<size_t>(i)].var;
+    for (size_t j = static_cast<size_t>(i) + 1; j < r.fors.size(); ++j) {
+      const auto& f = r.fors[j];
+      const Expr* sc = f.domain.scope.expr.get();
+      if (!f.where || !source_domain(f.domain) || f.domain.scope.kind != K::Expr || !sc || sc->kind != Expr::Kind::Var ||
+          sc->text != v || sc->path != std::vector<std::string>{"file"})
+        continue;
+      std::set<std::string> caps;
+      captures(*f.where, caps);
+      std::vector<const Expr*> cs;
+      conjuncts(*f.where, cs);
+      for (const Expr* c : cs) {
+        auto k = probe_of(*c, f.var, caps);
+        if (!k) k = word_probe(*c, f.var, caps);
+        if (!k || !probe_in_text(p_, f.domain.source, *k)) continue;
+        std::set<std::string> names;
+        refs(*c, names);
+        names.erase(f.var);
+        bool early = true;
+        for (const auto& name : names)
+          if (auto it = bound.find(name); it != bound.end() && it->second >= i) early = false;
+        if (early) out.push_back(std::move(*k));
+      }
     }
     return out;
   }
@@ -580,7 +625,11 @@ bool by_key(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
 
 std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
   std::string s = index_text(d, p);
-  if (by_key(prog, d, p)) s += "  (read by key: only files whose text holds it are parsed)";
+  if (by_key(prog, d, p)) {
+    s += "  (read by key: only files whose text holds it";
+    for (const auto& k : p.file_keys) s += " and the key of `" + ast::dump(*k.conjunct) + "`";
+    s += " are parsed)";
+  }
   if (p.fallback) {
     std::string range = index_text(d, *p.fallback);
     s += "; without a key " + range.substr(range.find(" by ") + 1);

@@ -155,11 +155,11 @@ const std::string kRules =
          "{d.qualified}");
 
 // "rule file:line problem" of every finding, in order.
-std::vector<std::string> run(ChangeBuilder& b, bool by_key, size_t& parsed) {
+std::vector<std::string> run(ChangeBuilder& b, bool by_key, size_t& parsed, const std::string& rules = kRules) {
   auto facts = b.facts();
   parsed = 0;
   facts->set_parse_hook([&](const std::string&, bool) { ++parsed; });
-  auto loaded = review::dsl::load_ruleset("k.rules", kRules, facts->schema(), nullptr, {});
+  auto loaded = review::dsl::load_ruleset("k.rules", rules, facts->schema(), nullptr, {});
   if (!loaded.ok()) {
     std::string d;
     for (const auto& x : loaded.diagnostics) d += x.message + "\n";
@@ -309,4 +309,94 @@ TEST_CASE("class facts of the changed files: the demand-driven class model equal
   }
   CHECK(facts_seen > 300);
   CHECK(lazy_parses < whole_parses);
+}
+
+namespace {
+
+// B5b's shape: a name and a keyword from the change, the references to that name across the
+// repository, then the calls on those lines passing that keyword. The name is held by most
+// files (a one-key read would build the whole source); the keyword by few.
+const std::string kFileKeyRules =
+    rule("FILEKEY", "  for c0 in calls(changed) where c0.added and c0.callee ~ /^(?P<n>\\w+)$/\n"
+                    "  for kw in c0.kwarg_names\n"
+                    "  for u in symbols(repo) where u.kind == \"reference\" and u.name == n and u.file != c0.file\n"
+                    "  for c in calls(u.file) where c.line == u.line and kw in c.kwarg_names",
+         "{n}({kw}=) at {c.file}:{c.line}");
+// The later lookup's key reads `u` itself: no file key.
+const std::string kOwnKeyRule =
+    rule("OWNKEY", "  for c0 in calls(changed) where c0.added and c0.callee ~ /^(?P<n>\\w+)$/\n"
+                   "  for u in symbols(repo) where u.name == n\n"
+                   "  for c in calls(u.file) where c.callee == u.qualified",
+         "{c.file}:{c.line}");
+
+// 40 files calling a few names with keywords from a small set (same-line and other-line calls,
+// keywords in comments and in other names), and a changed file adding calls of those names.
+ChangeBuilder random_calls(std::mt19937& rng) {
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  const std::vector<std::string> names = {"kernel", "launch", "run"};
+  const std::vector<std::string> kws = {"alpha", "beta", "gamma", "delta", "eps", "zeta", "theta", "iota",
+                                        "kappa", "lam", "mu", "nu", "xi", "omicron", "rho", "sigma"};
+  ChangeBuilder b;
+  for (int i = 0; i < 40; ++i) {
+    std::string text = "import ops\n";
+    int calls = 1 + static_cast<int>(pick(2));
+    for (int k = 0; k < calls; ++k) {
+      std::string kw = kws[pick(kws.size())];
+      switch (pick(4)) {
+        case 0: text += "y = " + names[pick(names.size())] + "(x, " + kw + "=1)\n"; break;
+        case 1: text += "y = ops." + names[pick(names.size())] + "(x, " + kw + "=1, " + kws[pick(kws.size())] + "=2)\n"; break;
+        case 2: text += "y = " + names[pick(names.size())] + "(x)\nz = other(" + kw + "=1)\n"; break;
+        default: text += "# " + kw + "\ny = " + names[pick(names.size())] + "(x)\n" + kw + "_v = 3\n"; break;
+      }
+    }
+    b.unchanged("pkg/m" + std::to_string(i) + ".py", text);
+  }
+  std::string head;
+  for (int k = 0; k < 3; ++k) head += "w = " + names[pick(names.size())] + "(a, " + kws[pick(kws.size())] + "=b)\n";
+  b.file("pkg/changed.py", "w = 0\n", head);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("a read by key also asks for the keys of later lookups in the same file (random repositories)", "[facts][bykey]") {
+  size_t findings = 0, lazy_parses = 0, whole_parses = 0;
+  for (unsigned seed = 1; seed <= 25; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    ChangeBuilder b = random_calls(rng);
+    size_t lazy_n = 0, whole_n = 0;
+    auto lazy = run(b, true, lazy_n, kFileKeyRules);
+    auto whole = run(b, false, whole_n, kFileKeyRules);
+    REQUIRE(lazy == whole);
+    findings += whole.size();
+    lazy_parses += lazy_n;
+    whole_parses += whole_n;
+  }
+  WARN("findings " << findings << ", parses " << lazy_parses << " read by key, " << whole_parses << " whole");
+  CHECK(findings > 20);
+  // each name is held by most files: without the keyword's key the read would build the source
+  // whole (as many parses as the whole build)
+  CHECK(lazy_parses * 2 < whole_parses);
+}
+
+TEST_CASE("explain --plan names the later lookups' keys a read by key asks for", "[facts][bykey]") {
+  auto facts = ChangeBuilder().facts();
+  auto loaded = review::dsl::load_ruleset("k.rules", kFileKeyRules + kOwnKeyRule, facts->schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("FILEKEY") ==
+        "plan FILEKEY\n"
+        "  for c0 in calls(changed): scan\n"
+        "    check c0.added\n"
+        "    check (~ c0.callee /^(?P<n>\\w+)$/)\n"
+        "  for kw in c0.kwarg_names: scan\n"
+        "  for u in symbols(repo): index symbols(repo) by .name = n  (read by key: only files whose text holds it "
+        "and the key of `(in kw c.kwarg_names)` are parsed)\n"
+        "    check (== u.kind \"reference\")\n"
+        "    check (== u.name n)\n"
+        "    check (!= u.file c0.file)\n"
+        "  for c in calls(u.file): index calls(u.file) by .line = u.line\n"
+        "    check (== c.line u.line)\n"
+        "    check (in kw c.kwarg_names)\n");
+  CHECK(loaded.program->plan("OWNKEY").find("(read by key: only files whose text holds it are parsed)") != std::string::npos);
 }
