@@ -6,12 +6,15 @@
 #   bench/pr_runs.sh [NOISE_TSV] [LIMIT_PER_REPO]
 # NOISE_TSV defaults to /work/shared/eval/noise-dev.tsv; repositories are read from
 # /work/repos/<name> (ATOM, aiter), read-only. RUNNER overrides the binary (default BUILD_DIR/runner).
+# KEEP=DIR keeps each commit's JSON and SARIF (DIR/SHA.json, DIR/SHA.sarif: compare two runners'
+# outputs with cmp) and the per-commit rows (DIR/rows: repo sha wall cpu rss_kib incomplete).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tsv=${1:-/work/shared/eval/noise-dev.tsv}
 limit=${2:-1000000}
 runner=${RUNNER:-${BUILD_DIR:-$here/build}/runner}
 tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && mkdir -p "$KEEP"
 trap 'rm -rf "$tmp"' EXIT
 echo "load_average $(cut -d' ' -f1-3 /proc/loadavg) (cores: $(nproc)); runner $runner"
 declare -A count
@@ -21,12 +24,16 @@ while IFS=$'\t' read -r repo sha parent _; do
   [ "$c" -ge "$limit" ] && continue
   count[$repo]=$((c + 1))
   dir=/work/repos/${repo#*/}
+  outs=(--format "json=$tmp/o.json")
+  [ -n "${KEEP:-}" ] && outs+=(--format "sarif=$KEEP/$sha.sarif")
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$runner" -r atom --repo "$dir" --base "$parent" --head "$sha" \
-    --fail-on never --format "json=$tmp/o.json" >/dev/null 2>"$tmp/err" || true
+    --fail-on never "${outs[@]}" >/dev/null 2>"$tmp/err" || true
+  [ -n "${KEEP:-}" ] && cp "$tmp/o.json" "$KEEP/$sha.json"
   read -r e u s m < <(tail -n 1 "$tmp/t")  # after "Command exited with non-zero status N"
   inc=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("incomplete", [])))' "$tmp/o.json" 2>/dev/null || echo "?")
   echo "$repo $sha $e $(awk -v u="$u" -v s="$s" 'BEGIN {print u+s}') $m $inc" >>"$tmp/rows"
 done <"$tsv"
+[ -n "${KEEP:-}" ] && cp "$tmp/rows" "$KEEP/rows"
 python3 - "$tmp/rows" <<'PY'
 import sys, collections
 rows = collections.defaultdict(list)
