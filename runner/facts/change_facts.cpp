@@ -375,6 +375,59 @@ namespace {
 bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
+
+/// Calls `token` for every identifier token of the Python class statement head that starts at
+/// `at` (right after a `class` token): up to the `:` that ends it outside brackets, a closing
+/// bracket without its opening one, or a line end outside brackets without a backslash before
+/// it (no head: `class` in prose). Strings and comments are skipped. Returns false when the head
+/// is longer than kMaxHead bytes (its tokens past that are not given).
+template <class F>
+bool class_head_tokens(const std::string& t, size_t at, F&& token) {
+  constexpr size_t kMaxHead = 64 * 1024;
+  const size_t end = std::min(t.size(), at + kMaxHead);
+  int depth = 0;
+  size_t k = at;
+  while (k < end) {
+    char c = t[k];
+    if (word_char(c)) {
+      size_t s = k;
+      while (k < t.size() && word_char(t[k])) ++k;
+      token(std::string_view(t).substr(s, k - s));
+      continue;
+    }
+    if (c == '#') {
+      while (k < t.size() && t[k] != '\n') ++k;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      bool triple = k + 2 < t.size() && t[k + 1] == c && t[k + 2] == c;
+      size_t q = k + (triple ? 3 : 1);
+      while (q < t.size()) {
+        if (t[q] == '\\') {
+          q += 2;
+          continue;
+        }
+        if (triple ? q + 2 < t.size() && t[q] == c && t[q + 1] == c && t[q + 2] == c : t[q] == c || t[q] == '\n') break;
+        ++q;
+      }
+      k = q + (triple ? 3 : 1);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return true;
+    } else if (depth == 0 && c == ':') {
+      return true;
+    } else if (depth == 0 && c == '\n') {
+      size_t b = k;
+      while (b > at && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\r')) --b;
+      if (b == at || t[b - 1] != '\\') return true;
+    }
+    ++k;
+  }
+  return k >= t.size();
+}
 }  // namespace
 
 std::vector<uint32_t> ChangeFacts::WordIndex::files_with(const std::string& word) const {
@@ -430,6 +483,8 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
       continue;
     }
     const std::string& t = *text;
+    const bool python = lang::language_of(paths[i]) == lang::Language::Python;
+    std::vector<size_t> heads;  // Python: the offset right after each `class` token
     size_t k = 0;
     bool after_class = false;  // the previous token is `class`, with only blanks since
     while (k < t.size()) {
@@ -445,6 +500,7 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
         if (d.empty() || d.back() != i) d.push_back(i);
       }
       after_class = it->first == "class";
+      if (after_class && python) heads.push_back(k);
       if (fresh) {
         idx.postings.emplace_back();
         idx.dict += '\n';
@@ -453,6 +509,14 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
       }
       auto& post = idx.postings[it->second];
       if (post.empty() || post.back() != i) post.push_back(i);
+    }
+    // each `class` token starts its own scan, so a `class` in a string or comment cannot hide one
+    for (size_t at : heads) {
+      bool whole = class_head_tokens(t, at, [&](std::string_view w) {
+        auto& h = idx.in_class_head[std::string(w)];
+        if (h.empty() || h.back() != i) h.push_back(i);
+      });
+      if (!whole && (idx.head_always.empty() || idx.head_always.back() != i)) idx.head_always.push_back(i);
     }
   }
   idx.dict += '\n';
@@ -511,18 +575,26 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   return &keyed_cache_.emplace(key, std::move(out)).first->second;
 }
 
-std::vector<std::string> ChangeFacts::files_holding(const std::string& name, bool defining) {
+std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Holding where) {
   const WordIndex& idx = word_index();
   const std::vector<uint32_t>* hits = nullptr;
-  if (defining) {
+  if (where == Holding::ClassName) {
     if (auto it = idx.defined.find(name); it != idx.defined.end()) hits = &it->second;
+  } else if (where == Holding::ClassHead) {
+    if (auto it = idx.in_class_head.find(name); it != idx.in_class_head.end()) hits = &it->second;
   } else if (auto it = idx.tokens.find(name); it != idx.tokens.end()) {
     hits = &idx.postings[it->second];
   }
-  std::vector<uint32_t> pick;
+  std::vector<uint32_t> pick, always;
   static const std::vector<uint32_t> none;
   const auto& h = hits ? *hits : none;
-  std::set_union(h.begin(), h.end(), idx.always.begin(), idx.always.end(), std::back_inserter(pick));
+  const std::vector<uint32_t>* also = &idx.always;
+  if (where == Holding::ClassHead) {
+    std::set_union(idx.always.begin(), idx.always.end(), idx.head_always.begin(), idx.head_always.end(),
+                   std::back_inserter(always));
+    also = &always;
+  }
+  std::set_union(h.begin(), h.end(), also->begin(), also->end(), std::back_inserter(pick));
   const auto& paths = repo_files();
   std::vector<std::string> out;
   for (uint32_t i : pick) out.push_back(paths[i]);

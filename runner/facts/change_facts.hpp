@@ -124,7 +124,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
   void note(const std::string& text) override;
   void incomplete(const std::string& text) override;
-  std::vector<std::string> files_holding(const std::string& name, bool defining) override;
+  std::vector<std::string> files_holding(const std::string& name, Holding where) override;
 
   void prefetch_models(const std::vector<FileRef>& refs);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
@@ -162,6 +162,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     std::unordered_map<std::string, uint32_t> tokens;  ///< token -> token id
     /// token -> files where it follows the token `class` (SourceContext::files_holding)
     std::unordered_map<std::string, std::vector<uint32_t>> defined;
+    /// token -> Python files where it is in a class statement's head (Holding::ClassHead), and
+    /// the Python files with a head too long to scan (kept for every name)
+    std::unordered_map<std::string, std::vector<uint32_t>> in_class_head;
+    std::vector<uint32_t> head_always;
     /// Files holding a token that contains `word`, ascending.
     std::vector<uint32_t> files_with(const std::string& word) const;
   };

@@ -82,11 +82,12 @@ std::shared_ptr<RepoClasses> build_classes(SourceContext& ctx, const std::set<st
     while (!down.empty() || !up.empty()) {
       if (!down.empty()) {
         // subclasses: a class deriving from it names it in a base, so its file holds the name
+        // in a class statement's head
         Item c = down.back();
         down.pop_back();
         const std::string name = c.first->classes[c.second].name;
         if (!names_down.insert(name).second) continue;
-        load(ctx.files_holding(name, false));
+        load(ctx.files_holding(name, SourceContext::Holding::ClassHead));
         auto derives = [&](const lang::Class& k) {
           return std::any_of(k.bases.begin(), k.bases.end(), [&](const std::string& b) { return lang::base_name(b) == name; });
         };
@@ -105,7 +106,7 @@ std::shared_ptr<RepoClasses> build_classes(SourceContext& ctx, const std::set<st
       for (const auto& b : c.first->classes[c.second].bases) {
         std::string name = lang::base_name(b);
         if (name.empty() || !names_up.insert(name).second) continue;
-        load(ctx.files_holding(name, true));
+        load(ctx.files_holding(name, SourceContext::Holding::ClassName));
         each_loaded([&](const lang::Class& k) { return k.name == name; }, up, up_seen);
       }
     }

@@ -8,7 +8,7 @@ namespace review::facts {
 Source::~Source() = default;
 SourceContext::~SourceContext() = default;
 
-std::vector<std::string> SourceContext::files_holding(const std::string&, bool) { return repo_files(); }
+std::vector<std::string> SourceContext::files_holding(const std::string&, Holding) { return repo_files(); }
 
 namespace {
 

@@ -95,13 +95,21 @@ class SourceContext {
   /// The per-file facts `source` builds for `ref` (Source::build_file), cached per file side.
   /// Throws dsl::FactsError when `source` is unknown or has no per-file build.
   virtual const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) = 0;
-  /// Head files of the repository, in repo_files() order, whose text may hold `name` as a whole
-  /// identifier token (a maximal run of `[A-Za-z0-9_]`), or, with `defining`, as the token right
-  /// after the token `class` (blanks, tabs, line breaks and backslashes between): a superset of
-  /// the files that mention, or define a class called, `name`. For sources that follow names
-  /// across the repository on demand instead of parsing every file. Default: every
-  /// repo_files() path (ChangeFacts answers from its word index, built once without parsing).
-  virtual std::vector<std::string> files_holding(const std::string& name, bool defining);
+  /// Where files_holding looks for a name.
+  enum class Holding {
+    Anywhere,   ///< as a whole identifier token (a maximal run of `[A-Za-z0-9_]`)
+    ClassName,  ///< as the token right after the token `class` (blanks, tabs, line breaks and backslashes between)
+    /// as a token of a Python class statement's head: after the token `class`, up to the `:`
+    /// that ends it outside brackets (strings and comments skipped): where a subclass names a base
+    ClassHead,
+  };
+  /// Head files of the repository, in repo_files() order, whose text may hold `name` where
+  /// `where` says: a superset of the files that mention `name`, define a class called `name`,
+  /// or (ClassHead, Python files only) define a class naming `name` among its bases. For
+  /// sources that follow names across the repository on demand instead of parsing every file.
+  /// Default: every repo_files() path (ChangeFacts answers from its word index, built once
+  /// without parsing).
+  virtual std::vector<std::string> files_holding(const std::string& name, Holding where);
   /// Records a note for the user ("PATH: not analysed (why)"), once however often it is given.
   /// Thread-safe.
   virtual void note(const std::string& text) = 0;

@@ -251,7 +251,14 @@ ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed) 
       std::string b = kind == 0 ? "nn.Module" : kind == 1 ? "mod." + cls() : cls();
       bases += (i ? ", " : "") + b;
     }
-    std::string text = "class " + name + (bases.empty() ? "" : "(" + bases + ")") + ":\n";
+    // heads as written in real trees: one line, a bracketed list over lines with comments and
+    // a keyword whose string holds `:` and `)`, a backslash continuation
+    std::string text;
+    switch (bases.empty() ? 0 : pick(3)) {
+      case 0: text = "class " + name + (bases.empty() ? "" : "(" + bases + ")") + ":\n"; break;
+      case 1: text = "class " + name + "(  # bases\n    " + bases + ",\n    tag=\"):x\",  # (\n):\n"; break;
+      default: text = "class " + name + " \\\n        (" + bases + "):\n"; break;
+    }
     int m = 1 + static_cast<int>(pick(3));
     for (int i = 0; i < m; ++i) {
       const std::string& mn = methods[pick(methods.size())];
@@ -265,7 +272,10 @@ ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed) 
     std::string text = "import torch.nn as nn\n\n";
     int k = static_cast<int>(pick(3));
     for (int j = 0; j < k; ++j) text += klass(cls());
-    if (pick(3) == 0) text += "x = " + cls() + "()\n";
+    // uses of class names that are no class head: a call, a comment, prose in a docstring
+    // (`class` there starts a head scan that must not hide the real heads after it)
+    text += "x = " + cls() + "()  # " + cls() + "\n";
+    if (pick(3) == 0) text = "\"\"\"Unlike class " + cls() + "(" + cls() + " here.\"\"\"\n" + text;
     b.unchanged("pkg/f" + std::to_string(i) + ".py", text);
   }
   for (int c = 0; c < 2; ++c) {
@@ -309,6 +319,33 @@ TEST_CASE("class facts of the changed files: the demand-driven class model equal
   }
   CHECK(facts_seen > 300);
   CHECK(lazy_parses < whole_parses);
+}
+
+TEST_CASE("the class model looks for subclasses in the files naming the class in a class head", "[facts][bykey]") {
+  ChangeBuilder b;
+  const std::string base = "class Base:\n    def forward(self):\n        return 1\n";
+  b.file("pkg/base.py", base, base + "\nclass Other:\n    pass\n");
+  // subclasses whose heads span lines: brackets with comments and a string holding `):`,
+  // a backslash continuation, and a `class` in a docstring before the real head
+  b.unchanged("pkg/sub_a.py", "import pkg.base as pb\n\nclass SubA(  # (\n    pb.Base,\n    tag=\"):\",\n):\n    pass\n");
+  b.unchanged("pkg/sub_b.py", "\"\"\"Like class Thing(Other, this\"\"\"\nfrom pkg.base import Base\n\nclass SubB \\\n    (Base):\n    pass\n");
+  b.unchanged("pkg/sub_c.py", "from pkg.sub_a import SubA\n\nclass SubC(\n    SubA\n):\n    pass\n");
+  // files that use the names without subclassing them
+  for (int i = 0; i < 12; ++i)
+    b.unchanged("pkg/use" + std::to_string(i) + ".py",
+                "from pkg.base import Base, Other\n\nx = Base()  # SubA, SubB\ny = Other()\n\ndef f(k=Base):\n    return k\n");
+  b.unchanged("pkg/prose.py", "\"\"\"A class Base(SubA is named here.\"\"\"\nX = 1\n");  // kept: `class` in prose
+  b.unchanged("native/base.cpp", "class Derived : public Base {};\n");  // not Python
+  auto facts = b.facts();
+  std::set<std::string> parsed;
+  facts->set_parse_hook([&](const std::string& p, bool base_side) {
+    if (!base_side) parsed.insert(p);
+  });
+  std::string inherited;
+  for (const auto& f : facts->query("methods", Scope{Scope::Kind::Changed, {}}))
+    inherited += f->get("qualified").to_text() + " <- " + f->get("inherited_by").to_text() + "\n";
+  CHECK(inherited == "Base.forward <- SubA, SubB, SubC\n");
+  CHECK(parsed == std::set<std::string>{"pkg/base.py", "pkg/prose.py", "pkg/sub_a.py", "pkg/sub_b.py", "pkg/sub_c.py"});
 }
 
 namespace {
