@@ -750,17 +750,62 @@ class Evaluator {
     const auto& a = *found;
     const auto& b = idx.always;
     // both lists are ascending: merge them to keep fact order
-    size_t i = 0, j = 0;
-    while (i < a.size() || j < b.size()) {
+    size_t i = 0, j = 0, a_end = a.size(), b_end = b.size();
+    if (probe->fallback && !narrowed && a.size() + b.size() > 1) {
+      // the range of the same `where` narrows the candidates to the positions it spans
+      auto span = range_span(d.source, scope, facts, *probe->fallback);
+      if (span && span->first > span->second) return;  // no fact is in the range
+      if (span) {
+        i = static_cast<size_t>(std::lower_bound(a.begin(), a.end(), span->first) - a.begin());
+        a_end = static_cast<size_t>(std::upper_bound(a.begin() + i, a.end(), span->second) - a.begin());
+        j = static_cast<size_t>(std::lower_bound(b.begin(), b.end(), span->first) - b.begin());
+        b_end = static_cast<size_t>(std::upper_bound(b.begin() + j, b.end(), span->second) - b.begin());
+      }
+    }
+    while (i < a_end || j < b_end) {
       uint32_t at;
-      if (j == b.size() || (i < a.size() && a[i] < b[j])) {
+      if (j == b_end || (i < a_end && a[i] < b[j])) {
         at = a[i++];
       } else {
-        if (i < a.size() && a[i] == b[j]) ++i;
+        if (i < a_end && a[i] == b[j]) ++i;
         at = b[j++];
       }
       if (!body(Value(facts[at]))) return;
     }
+  }
+
+  /// The bounds of a Range probe for the current bindings as an inclusive [lo, hi]; nullopt
+  /// when a bound is not an integer (its comparison is false for every fact) or the range is
+  /// empty.
+  std::optional<std::pair<int64_t, int64_t>> range_bounds(const Probe& probe) {
+    int64_t lo = INT64_MIN, hi = INT64_MAX;
+    if (probe.lower) {
+      Value v = eval(*probe.lower);
+      if (!v.is_int() || (probe.lower_strict && v.as_int() == INT64_MAX)) return std::nullopt;
+      lo = v.as_int() + (probe.lower_strict ? 1 : 0);
+    }
+    if (probe.upper) {
+      Value v = eval(*probe.upper);
+      if (!v.is_int() || (probe.upper_strict && v.as_int() == INT64_MIN)) return std::nullopt;
+      hi = v.as_int() - (probe.upper_strict ? 1 : 0);
+    }
+    if (lo > hi) return std::nullopt;
+    return std::make_pair(lo, hi);
+  }
+
+  /// The first and last position in `facts` (query(source, scope)) of the facts a Range probe
+  /// finds, when the facts are in order of its field: every fact it finds lies between them.
+  /// {1, 0} when it finds none; nullopt when the facts are not in that order (no narrowing).
+  std::optional<std::pair<uint32_t, uint32_t>> range_span(const std::string& source, const Scope& scope,
+                                                           const std::vector<FactPtr>& facts, const Probe& probe) {
+    Index& idx = index(query_key(source, scope), facts, probe);
+    if (!idx.in_order) return std::nullopt;
+    auto bounds = range_bounds(probe);
+    if (!bounds) return std::make_pair(uint32_t{1}, uint32_t{0});
+    auto first = std::lower_bound(idx.sorted.begin(), idx.sorted.end(), std::make_pair(bounds->first, uint32_t{0}));
+    auto last = std::upper_bound(first, idx.sorted.end(), std::make_pair(bounds->second, UINT32_MAX));
+    if (first == last) return std::make_pair(uint32_t{1}, uint32_t{0});
+    return std::make_pair(first->second, std::prev(last)->second);
   }
 
   /// A Range probe's lookup: the facts whose field lies between the bounds, in fact order. A
@@ -768,18 +813,9 @@ class Evaluator {
   template <class Body>
   void range_scan(const std::string& source, const Scope& scope, const Probe& probe, Body&& body) {
     const auto& facts = query(source, scope);
-    int64_t lo = INT64_MIN, hi = INT64_MAX;
-    if (probe.lower) {
-      Value v = eval(*probe.lower);
-      if (!v.is_int() || (probe.lower_strict && v.as_int() == INT64_MAX)) return;
-      lo = v.as_int() + (probe.lower_strict ? 1 : 0);
-    }
-    if (probe.upper) {
-      Value v = eval(*probe.upper);
-      if (!v.is_int() || (probe.upper_strict && v.as_int() == INT64_MIN)) return;
-      hi = v.as_int() - (probe.upper_strict ? 1 : 0);
-    }
-    if (lo > hi) return;
+    auto bounds = range_bounds(probe);
+    if (!bounds) return;
+    const auto [lo, hi] = *bounds;
     Index& idx = index(query_key(source, scope), facts, probe);
     auto first = std::lower_bound(idx.sorted.begin(), idx.sorted.end(), std::make_pair(lo, uint32_t{0}));
     auto last = std::upper_bound(first, idx.sorted.end(), std::make_pair(hi, UINT32_MAX));

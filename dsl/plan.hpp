@@ -13,7 +13,7 @@
 //    that `where`), `v.f ~ /..(?P<g>..)../ and X == g` (an index by the capture) or
 //    `v.f ~ /..{X}../` with X a required literal (an index by identifier token: Probe::Kind::Word),
 //    or, when none of those is there, `v.f < X` / `v.f >= Y` (a range of an integer field, found by
-//    binary search: Probe::Kind::Range), looks the candidates up in a hash index of the source's facts by that field,
+//    binary search: Probe::Kind::Range; a key lookup is narrowed by such a range too), looks the candidates up in a hash index of the source's facts by that field,
 //    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
 //    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
 //    their order and their de-duplication are those of the nested loops.
@@ -76,9 +76,12 @@ struct Probe {
   const ast::Expr* lower = nullptr;
   const ast::Expr* upper = nullptr;
   bool lower_strict = false, upper_strict = false;
-  /// Word and constant lookups: the Range lookup of the same `where` (if it has one), used when
-  /// the key gives nothing to look up (a word key that is not a run of [A-Za-z0-9_], such as a
-  /// captured indentation, or a list value) instead of scanning every fact.
+  /// Key lookups (every kind but Range): the Range lookup of the same `where` (if it has one).
+  /// When the facts are in order of the range's field (a file's facts by line), the key's
+  /// candidates are narrowed to the positions the range spans (`lines(f) where l.function ==
+  /// X and l.line > Y`: the lines of X between two lines, not every line of X); when the key
+  /// gives nothing to look up (a word key that is not a run of [A-Za-z0-9_], such as a
+  /// captured indentation, or a list value) the range is read instead of every fact.
   std::shared_ptr<const Probe> fallback;
   /// Reads by key of a `for` only: the lookups of later `for`s over this binder's file
   /// (`for u in symbols(repo) where u.name == n` then `for c in calls(u.file) where kw in

@@ -264,29 +264,32 @@ class Planner {
   }
 
   /// The conjunct of `where` that an index of the binder's source answers: the first whose key
-  /// reads another variable (a join), else the first with a constant key.
+  /// reads another variable (a join), else a word lookup, else the first with a constant key,
+  /// else a range. Any of the first four also carries the range of the same `where` (if it
+  /// has one) in `fallback`: it narrows the key's candidates, and serves alone when the key
+  /// gives nothing to look up.
   std::optional<Probe> probe(const std::string& v, const ast::Domain& d, const Expr* where) const {
     if (!where || !source_domain(d)) return std::nullopt;
     std::set<std::string> caps;
     captures(*where, caps);
     std::vector<const Expr*> cs;
     conjuncts(*where, cs);
-    std::optional<Probe> constant, word, range;
+    std::optional<Probe> join, constant, word, range;
     for (size_t i = 0; i < cs.size(); ++i) {
       const Expr* c = cs[i];
-      auto pr = probe_of(*c, v, caps);
-      if (!pr) pr = capture_probe(cs, i, v, caps);
+      auto pr = join ? std::nullopt : probe_of(*c, v, caps);
+      if (!pr && !join) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
-        if (!word) word = word_probe(*c, v, caps);
+        if (!word && !join) word = word_probe(*c, v, caps);
         range_bound(*c, v, caps, range);
         continue;
       }
       std::set<std::string> names;
       if (pr->key) refs(*pr->key, names);
-      if (pr->kind == Probe::Kind::DottedTail || !names.empty()) return pr;
-      if (!constant) constant = pr;
+      if (pr->kind == Probe::Kind::DottedTail || !names.empty()) join = pr;
+      else if (!constant) constant = pr;
     }
-    std::optional<Probe> out = word ? word : constant ? constant : range;
+    std::optional<Probe> out = join ? join : word ? word : constant ? constant : range;
     if (out && range && out->kind != Probe::Kind::Range) out->fallback = std::make_shared<const Probe>(*range);
     return out;
   }
@@ -632,7 +635,7 @@ std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Prob
   }
   if (p.fallback) {
     std::string range = index_text(d, *p.fallback);
-    s += "; without a key " + range.substr(range.find(" by ") + 1);
+    s += ", within " + range.substr(range.find(" by ") + 4);
   }
   return s;
 }
