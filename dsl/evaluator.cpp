@@ -500,6 +500,43 @@ class Evaluator {
     return std::nullopt;
   }
 
+  /// Appends one part of a composite key: its length, ':', the part (so no two lists of parts
+  /// give the same key).
+  static void add_part(std::string& out, const std::string& part) {
+    out += std::to_string(part.size());
+    out += ':';
+    out += part;
+  }
+
+  /// The composite key of `fact` for an Equal probe with `also` fields (`first` is its value of
+  /// the probe's own field); nullopt when any of the values is a list or a fact.
+  static std::optional<std::string> composite_of(const FactPtr& fact, const Probe& p, const Value& first) {
+    auto k = key_of(first);
+    if (!k) return std::nullopt;
+    std::string out;
+    add_part(out, *k);
+    for (const auto& a : p.also) {
+      auto ka = key_of(field_path(fact, a.path));
+      if (!ka) return std::nullopt;
+      add_part(out, *ka);
+    }
+    return out;
+  }
+
+  /// The composite key an Equal probe with `also` fields looks up, from the key of its own
+  /// field (probe_key()) and the values of the `also` keys; nullopt when one of those is a list
+  /// or a fact (then every fact is a candidate).
+  std::optional<std::string> composite_key(const Probe& p, const std::string& first) {
+    std::string out;
+    add_part(out, first);
+    for (const auto& a : p.also) {
+      auto k = key_of(eval(*a.key));
+      if (!k) return std::nullopt;
+      add_part(out, *k);
+    }
+    return out;
+  }
+
   /// `fact.path[0].path[1]...` as resolve() reads it: null when a link of the chain is not a fact.
   static Value field_path(const FactPtr& fact, const std::vector<std::string>& path) {
     Value v(fact);
@@ -535,6 +572,10 @@ class Evaluator {
   Index& index(const std::string& qkey, const std::vector<FactPtr>& facts, const Probe& p) {
     std::string key = qkey + '\1' + std::to_string(static_cast<int>(p.kind));
     for (const auto& f : p.path) key += '\1' + f;
+    for (const auto& a : p.also) {  // a composite key: one index per list of fields
+      key += "\1+";
+      for (const auto& f : a.path) key += '\1' + f;
+    }
     if (p.kind == Probe::Kind::Capture)  // one index per regex and group
       key += '\1' + std::to_string(reinterpret_cast<uintptr_t>(p.regex)) + '\1' + std::to_string(p.group);
     auto it = indexes_.find(key);
@@ -551,7 +592,11 @@ class Evaluator {
       };
       switch (p.kind) {
         case Probe::Kind::Equal:
-          if (auto k = key_of(v)) add(*k);
+          if (p.also.empty()) {
+            if (auto k = key_of(v)) add(*k);
+          } else if (auto k = composite_of(facts[i], p, v)) {
+            add(*k);
+          }
           break;
         case Probe::Kind::Member:
           if (v.is_string()) idx.always.push_back(i);
@@ -726,11 +771,13 @@ class Evaluator {
     }
     std::optional<std::string> key;
     if (probe && opts_.use_plan) key = probe_key(*probe);
-    if (!key && probe && opts_.use_plan && probe->fallback) {
+    std::optional<std::string> full = key;  // with the `also` keys of a composite lookup
+    if (key && !probe->also.empty()) full = composite_key(*probe, *key);
+    if (!full && probe && opts_.use_plan && probe->fallback) {
       range_scan(d.source, scope, *probe->fallback, body);
       return;
     }
-    if (!key) {
+    if (!full) {
       for (const auto& f : query(d.source, scope))
         if (!body(Value(f))) return;
       return;
@@ -744,7 +791,7 @@ class Evaluator {
     const std::vector<uint32_t>* found = &none;
     if (probe->kind == Probe::Kind::Word) {
       found = &word_candidates(idx, *key);
-    } else if (auto bi = idx.buckets.find(*key); bi != idx.buckets.end()) {
+    } else if (auto bi = idx.buckets.find(*full); bi != idx.buckets.end()) {
       found = &bi->second;
     }
     const auto& a = *found;
@@ -837,7 +884,18 @@ class Evaluator {
   Value resolve(const std::string& name, const std::vector<std::string>& path) {
     Value v;
     if (const Value* b = lookup(name)) {
-      v = *b;
+      if (path.empty()) return *b;
+      // the bound fact's field, read through the binding (no copy of the fact pointer)
+      const Fact* fact = b->as_fact().get();
+      if (!fact) return {};
+      v = fact->get(path[0]);
+      for (size_t i = 1; i < path.size(); ++i) {
+        const FactPtr& next = v.as_fact();
+        if (!next) return {};
+        Value field = next->get(path[i]);
+        v = std::move(field);
+      }
+      return v;
     } else if (auto it = p_.lets.find(name); it != p_.lets.end()) {
       v = p_.data.let(name);
     } else if (name == "pr") {
@@ -888,37 +946,54 @@ class Evaluator {
     return hit;
   }
 
+  /// The comparison operators, told apart by length and first characters (a condition is
+  /// evaluated millions of times in an audit: no string comparison per evaluation).
+  enum class Op { Match, NotMatch, Eq, Ne, Lt, Le, Gt, Ge, Like, NotLike, In, NotIn };
+  static Op op_of(const std::string& op) {
+    const char a = op.empty() ? '\0' : op[0], b = op.size() > 1 ? op[1] : '\0';
+    switch (a) {
+      case '~': return Op::Match;
+      case '!': return b == '~' ? Op::NotMatch : Op::Ne;
+      case '=': return Op::Eq;
+      case '<': return b == '=' ? Op::Le : Op::Lt;
+      case '>': return b == '=' ? Op::Ge : Op::Gt;
+      case 'l': return Op::Like;
+      case 'i': return Op::In;
+      default: return op.size() > 4 && op[4] == 'l' ? Op::NotLike : Op::NotIn;  // "not like" / "not in"
+    }
+  }
+
   Value compare(const Expr& e) {
-    const std::string& op = e.text;
+    const Op op = op_of(e.text);
     Value l = eval(*e.kids[0]);
-    if (op == "~") return Value(match(e, l, true));
-    if (op == "!~") return Value(!l.is_null() && !match(e, l, false));
+    if (op == Op::Match) return Value(match(e, l, true));
+    if (op == Op::NotMatch) return Value(!l.is_null() && !match(e, l, false));
     Value r = eval(*e.kids[1]);
-    if (op == "==") return Value(l == r);
-    if (op == "!=") return Value(!(l == r));
+    if (op == Op::Eq) return Value(l == r);
+    if (op == Op::Ne) return Value(!(l == r));
     // `not like` / `not in` negate, except that a null left side (a missing field) makes both
     // forms false, as it does for `~` and `!~`
-    if (op == "like" || op == "not like") {
+    if (op == Op::Like || op == Op::NotLike) {
       if (!l.is_string()) return Value(false);
       bool hit = false;
       if (r.is_string()) hit = glob_match(r.as_string(), l.as_string());
       for (const auto& g : r.as_list())
         if (!hit && g.is_string() && glob_match(g.as_string(), l.as_string())) hit = true;
-      return Value(hit != (op == "not like"));
+      return Value(hit != (op == Op::NotLike));
     }
-    if (op == "in" || op == "not in") {
+    if (op == Op::In || op == Op::NotIn) {
       if (l.is_null()) return Value(false);
       bool hit = false;
       if (r.is_string()) hit = l.is_string() && r.as_string().find(l.as_string()) != std::string::npos;
       for (const auto& x : r.as_list())
         if (!hit && x == l) hit = true;
-      return Value(hit != (op == "not in"));
+      return Value(hit != (op == Op::NotIn));
     }
     if (!l.is_int() || !r.is_int()) return Value(false);
     int64_t a = l.as_int(), b = r.as_int();
-    if (op == "<") return Value(a < b);
-    if (op == "<=") return Value(a <= b);
-    if (op == ">") return Value(a > b);
+    if (op == Op::Lt) return Value(a < b);
+    if (op == Op::Le) return Value(a <= b);
+    if (op == Op::Gt) return Value(a > b);
     return Value(a >= b);
   }
 

@@ -90,6 +90,17 @@ struct Probe {
   /// yields no finding: the read by key asks for the files holding these keys' runs too (a
   /// multi-key read; fact order and findings are those of the one-key read).
   std::vector<Probe> file_keys;
+  /// Equal lookups: the other `v.g == Y` conjuncts of the same `where` (on other fields, Y a
+  /// key), looked up together with the first as one composite key (a multi-column index:
+  /// `e.file == s.file and e.function == s.function` finds the lines of one function of one
+  /// file, not every line of the file). A fact whose value of any of these fields is a list or
+  /// a fact is never a candidate (`==` against a key that is neither is false); a key that is a
+  /// list or a fact at run time scans instead.
+  struct Also {
+    std::vector<std::string> path;
+    const ast::Expr* key = nullptr;
+  };
+  std::vector<Also> also;
 };
 
 /// A condition and where the evaluator checks it; `negate` for a moved `unless`.

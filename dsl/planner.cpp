@@ -290,6 +290,17 @@ class Planner {
       else if (!constant) constant = pr;
     }
     std::optional<Probe> out = join ? join : word ? word : constant ? constant : range;
+    if (out && out->kind == Probe::Kind::Equal) {
+      // the other equalities of the `where` make a composite key
+      for (const Expr* c : cs) {
+        if (c == out->conjunct) continue;
+        auto pr = probe_of(*c, v, caps);
+        if (!pr || pr->kind != Probe::Kind::Equal || pr->path == out->path) continue;
+        bool dup = false;
+        for (const auto& a : out->also) dup = dup || a.path == pr->path;
+        if (!dup) out->also.push_back({pr->path, pr->key});
+      }
+    }
     if (out && range && out->kind != Probe::Kind::Range) out->fallback = std::make_shared<const Probe>(*range);
     return out;
   }
@@ -587,7 +598,15 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
   for (const auto& x : p.path) field += "." + x;
   std::string s = "index " + ast::dump(d) + " by " + field;
   switch (p.kind) {
-    case Probe::Kind::Equal: return s + " = " + ast::dump(*p.key);
+    case Probe::Kind::Equal: {
+      s += " = " + ast::dump(*p.key);
+      for (const auto& a : p.also) {
+        s += " and .";
+        for (size_t i = 0; i < a.path.size(); ++i) s += (i ? "." : "") + a.path[i];
+        s += " = " + ast::dump(*a.key);
+      }
+      return s;
+    }
     case Probe::Kind::Member: return s + " holding " + ast::dump(*p.key);
     case Probe::Kind::DottedTail: {
       const RegexHole& h = p.regex->holes[0];

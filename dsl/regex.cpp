@@ -37,21 +37,27 @@ std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::st
 
 std::shared_ptr<const re2::RE2> CompiledRegex::instance(const std::vector<std::string>& values) const {
   if (holes.empty()) return re;
-  std::vector<std::string> quoted;
-  for (const auto& v : values) quoted.push_back(re2::RE2::QuoteMeta(v));
-  std::string p = substitute(pattern, holes, quoted);
+  // keyed by the values (each as length ':' text): the pattern is quoted and built only once
+  std::string key;
+  for (const auto& v : values) {
+    key += std::to_string(v.size());
+    key += ':';
+    key += v;
+  }
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = cache_.find(p);
+  auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   if (cache_.size() >= kMaxRegexInstances) {
     // forget the oldest instance; callers holding it keep it alive through their shared_ptr
     cache_.erase(order_.front());
     order_.pop_front();
   }
-  auto r = std::make_shared<const re2::RE2>(p, re2::RE2::Quiet);
+  std::vector<std::string> quoted;
+  for (const auto& v : values) quoted.push_back(re2::RE2::QuoteMeta(v));
+  auto r = std::make_shared<const re2::RE2>(substitute(pattern, holes, quoted), re2::RE2::Quiet);
   std::shared_ptr<const re2::RE2> kept = r->ok() ? std::move(r) : nullptr;
-  cache_.emplace(p, kept);
-  order_.push_back(std::move(p));
+  cache_.emplace(key, kept);
+  order_.push_back(std::move(key));
   return kept;
 }
 

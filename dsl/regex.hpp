@@ -3,7 +3,7 @@
 // A literal without `{name}` holes is compiled at load time and never again. A literal with holes
 // (`/\bdel\s+self\.{orig}\b/`, `/{h.name}\(/`) is validated at load time with each hole replaced
 // by `x`, and at evaluation compiled once per distinct inserted text (quoted with RE2::QuoteMeta),
-// cached by the final pattern text; the cache keeps at most kMaxRegexInstances patterns per
+// cached by the inserted values (a lookup neither quotes nor builds the pattern); the cache keeps at most kMaxRegexInstances patterns per
 // literal and forgets the oldest first.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <re2/re2.h>
@@ -41,7 +42,7 @@ struct CompiledRegex {
 
  private:
   mutable std::mutex mu_;
-  mutable std::map<std::string, std::shared_ptr<const re2::RE2>> cache_;
+  mutable std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> cache_;  ///< by hole values
   mutable std::deque<std::string> order_;  ///< cache keys, oldest first
 };
 

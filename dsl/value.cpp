@@ -102,8 +102,10 @@ bool operator==(const Value& a, const Value& b) {
 }
 
 Value Fact::get(std::string_view name) const {
-  if (auto it = fields.find(name); it != fields.end()) return it->second;
-  if (provider) {
+  if (!fields.empty())
+    if (auto it = fields.find(name); it != fields.end()) return it->second;
+  const bool location = name == "line" || name == "file" || name == "end_line" || name == "column";
+  if (provider && !location) {  // providers never answer the location members (FieldProvider)
     Value v = provider->field(provider_index, name);
     if (!v.is_null()) return v;
   }

@@ -80,7 +80,8 @@ class Value {
 /// the line number). Providers are immutable once shared and may be called from several threads.
 /// Contract: a provider never yields facts (only null, bool, int, string or list values), so
 /// code looking for nested facts (e.g. whether a finding touches the change) need only scan
-/// `Fact::fields`.
+/// `Fact::fields`; and it is never asked for "file", "line", "end_line" or "column" (the fact's
+/// location members answer those, without a call per condition that reads them).
 struct FieldProvider {
   virtual ~FieldProvider();
   /// Returns field `name` of record `index`, or null when the record has no such field.
@@ -104,8 +105,9 @@ struct Fact {
   std::shared_ptr<const FieldProvider> provider;
   int provider_index = 0;
 
-  /// Returns the field's value: from `fields`, else from `provider`, else the location members
-  /// ("file", "line", "end_line", "column"); null when the fact has no such field.
+  /// Returns the field's value: from `fields`, else from `provider` (never for a location
+  /// name), else the location members ("file", "line", "end_line", "column"); null when the
+  /// fact has no such field.
   Value get(std::string_view name) const;
   /// Sets (or replaces) a field. Only for the fact source that builds the fact.
   void set(std::string name, Value v) { fields.insert_or_assign(std::move(name), std::move(v)); }

@@ -414,11 +414,21 @@ TEST_CASE("regex instances: quoted values, bounded cache") {
   CHECK(dotted->pattern() == "^get\\.x\\(");
   CHECK(regex_search(*dotted, "get.x(1)", nullptr));
   CHECK_FALSE(regex_search(*dotted, "getax(1)", nullptr));
-  CHECK(re->instance({"get.x"}) == dotted);  // cached by final pattern text
+  CHECK(re->instance({"get.x"}) == dotted);  // cached by the inserted values
   for (int i = 0; i < 1100; ++i) re->instance({"v" + std::to_string(i)});
   CHECK(re->cached_instances() == kMaxRegexInstances);
   CHECK(regex_search(*dotted, "get.x(", nullptr));  // still valid after eviction
   CHECK(re->instance({"get.x"}) != dotted);         // evicted, compiled anew
+  // the cache key tells apart value lists that a separator alone would join the same way
+  auto two = compile_regex("^{a}{b}=", err);
+  REQUIRE(two);
+  auto first = two->instance({"a:b", "c"});
+  auto second = two->instance({"a", "b:c"});
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK(regex_search(*first, "a:bc=", nullptr));
+  CHECK_FALSE(regex_search(*second, "a:bc=", nullptr));
+  CHECK(regex_search(*second, "ab:c=", nullptr));
 }
 
 TEST_CASE("grammar: analyze<> finds no infinite loops or left recursion") {

@@ -89,6 +89,13 @@ const std::string kRules =
                    "  unless exists fn in functions(c.file) where nw in fn.calls and fn.line <= int(c.callee) and fn.line >= 2\n"
                    "  where exists k in lines(a.file) where k.code == nw and k.line != a.line and k.line <= a.line + 6",
          "{c.file}:{c.line} {a.line} {nw}") +
+    // composite keys: several equalities of one `where` looked up together (nulls equal nulls,
+    // mixed types never equal), and a key that is a list at run time (a scan)
+    rule("MULTI", "  for c in calls(repo)\n"
+                  "  for a in assignments(repo) where a.file == c.file and a.function == c.function and a.target == \"t\"\n"
+                  "  unless exists l in lines(a.file) where l.file == c.file and l.code == c.callee and l.kind == a.function\n"
+                  "  unless exists g in functions(repo) where g.file == c.file and g.calls == [c.function]",
+         "{a.file}:{a.line} {c.callee}") +
     rule("FALLBACK", "  for l in lines(changed) where l.code ~ /^(?P<s>[^a-z]*)/\n"
                      "  unless exists e in lines(l.file) where e.code ~ /^{s}[a-z]/ and e.line > l.line",
          "{l.file}:{l.line} [{s}]");
@@ -212,7 +219,8 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   // the generator must exercise every rule, or the comparison above proves little
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
-                                                  "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "FALLBACK"});
+                                                  "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
+                                                  "FALLBACK"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -224,7 +232,7 @@ TEST_CASE("planner: golden plans") {
         "plan EQ\n"
         "  for l in lines(changed): scan\n"
         "    check l.added\n"
-        "  for f in files(changed): index files(changed) by .path = l.file\n"
+        "  for f in files(changed): index files(changed) by .path = l.file and .tier = 1\n"
         "    check (== f.path l.file)\n"
         "    check (== f.tier 1)\n"
         "  then\n"
@@ -304,6 +312,19 @@ TEST_CASE("planner: golden plans") {
         "  for fn in functions(repo): index functions(repo) by .calls capturing cw = c.function\n"
         "    check (~ fn.calls /^(?P<cw>[a-z]+)$/)\n"
         "    check (== cw c.function)\n");
+  CHECK(p.plan("MULTI") ==
+        "plan MULTI\n"
+        "  for c in calls(repo): scan\n"
+        "  for a in assignments(repo): index assignments(repo) by .file = c.file and .function = c.function and .target = \"t\"\n"
+        "    check (== a.file c.file)\n"
+        "    check (== a.function c.function)\n"
+        "    check (== a.target \"t\")\n"
+        "  then\n"
+        "    check unless (exists l lines(a.file) (and (== l.file c.file) (== l.code c.callee) (== l.kind a.function)))\n"
+        "    check unless (exists g functions(repo) (and (== g.file c.file) (== g.calls [c.function])))\n"
+        "  binders\n"
+        "    exists l in lines(a.file): index lines(a.file) by .file = c.file and .code = c.callee and .kind = a.function\n"
+        "    exists g in functions(repo): index functions(repo) by .file = c.file and .calls = [c.function]\n");
   CHECK(p.plan("NOPE").empty());
 }
 

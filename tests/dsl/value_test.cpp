@@ -19,7 +19,26 @@ struct Numbered final : FieldProvider {
   std::vector<std::string> names() const override { return {"n", "text"}; }
 };
 
+// Answers every name with "p", the location names included (which FieldProvider's contract
+// says it is never asked for).
+struct Everything final : FieldProvider {
+  Value field(int, std::string_view) const override { return Value("p"); }
+};
+
 }  // namespace
+
+TEST_CASE("fact: the location members are never asked of the provider", "[value]") {
+  auto f = make_fact("lines", "a.py", 7);
+  f->column = 3;
+  f->provider = std::make_shared<const Everything>();
+  CHECK(f->get("line").as_int() == 7);
+  CHECK(f->get("end_line").as_int() == 7);
+  CHECK(f->get("column").as_int() == 3);
+  CHECK(f->get("file").as_string() == "a.py");
+  CHECK(f->get("text").as_string() == "p");
+  f->set("line", Value("stored"));  // a stored field still comes first
+  CHECK(f->get("line").as_string() == "stored");
+}
 
 TEST_CASE("fact: provider fields, stored fields first, location last", "[value]") {
   auto p = std::make_shared<const Numbered>();
