@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "dsl/plan.hpp"
+#include "dsl/schedule.hpp"
 
 namespace review::dsl {
 
@@ -52,12 +53,11 @@ struct Binding {
   bool capture = false;
 };
 
-class Evaluator {
+class Evaluator final : public RuleEngine {
  public:
   Evaluator(const ProgramImpl& p, Facts& facts, const EvalOptions& opts) : p_(p), facts_(facts), opts_(opts) {}
 
-  EvalResult run() {
-    EvalResult out;
+  void run_kinds(EvalResult& out) override {
     facts_.configure(p_.data);
     for (const auto* k : p_.kinds) {
       env_.clear();
@@ -86,118 +86,102 @@ class Evaluator {
       kinds_[k->name] = hit;
       if (hit) out.kinds.push_back({k->name, k->label});
     }
-    std::set<std::string> wanted(opts_.only_rules.begin(), opts_.only_rules.end());
-    std::set<std::string> needed_tags;
-    if (!wanted.empty()) {
-      // rules whose findings a wanted rule reads must still run (readers run after writers, so
-      // walk the order backwards)
-      for (auto it = p_.rules.rbegin(); it != p_.rules.rend(); ++it) {
-        bool run = wanted.count(it->rule->id) > 0;
-        for (const auto& t : it->rule->tags) run = run || needed_tags.count(t);
-        if (run) collect_tags(*it->rule, needed_tags);
-      }
-    }
-    auto runs = [&](const ast::Rule& r, bool& report) {
-      report = wanted.empty() || wanted.count(r.id);
-      bool feeds = false;
-      for (const auto& t : r.tags) feeds = feeds || needed_tags.count(t);
-      return report || feeds;
+  }
+
+  void run_rule_part(const PlannedRule& pr, RulePart& part) override {
+    if (part.end != RulePart::End::Running) return;
+    const ast::Rule& r = *pr.rule;
+    rule_ = &pr;
+    env_.clear();
+    found_ = &part.found;
+    seen_.swap(part.seen);
+    struct Back {  // the rule's de-duplication keys go back to the part however the rule ends
+      Evaluator& e;
+      RulePart& part;
+      ~Back() { e.seen_.swap(part.seen); }
+    } back{*this, part};
+    const double started = opts_.timings ? process_cpu_s() : 0;
+    shared_s_ = 0;
+    deadline_ = Clock::now() + (opts_.rule_budget - part.spent);
+    auto account = [&] {
+      part.spent = opts_.rule_budget - std::chrono::duration_cast<std::chrono::nanoseconds>(deadline_ - Clock::now());
+      if (!opts_.timings) return;
+      part.own_s += std::max(0.0, process_cpu_s() - started - shared_s_);
+      part.sources_s += shared_s_;
     };
-    size_t total = 0, index = 0;
-    for (const auto& pr : p_.rules) {
-      bool report = false;
-      total += runs(*pr.rule, report);
+    if (over_memory()) {
+      part.end = RulePart::End::Memory;
+      account();
+      return;
     }
-    // Rules run in an order that keeps the sources they share together (run_order), and a
-    // source's results are released once its last reader in that order is done: no later rule
-    // asks for them. Their results are reported in p_.rules' order all the same.
-    std::set<std::string> kind_sources;
-    for (const auto* k : p_.kinds)
-      if (k->when) sources_read(*k->when, [&](const std::string& s) { kind_sources.insert(s); });
-    std::vector<size_t> order = run_order(runs, kind_sources);
-    std::map<std::string, long> last_reader;  // position in `order`; -1 = kinds only
-    for (const auto& s : kind_sources) last_reader[s] = -1;
-    for (size_t pos = 0; pos < order.size(); ++pos)
-      for_each_source(*p_.rules[order[pos]].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(pos); });
-    // Tags some rule reads through findings("t"): findings facts are made only for those (an
-    // audit's 30,875 B6 notes were each copied into a fact that no rule reads).
-    std::set<std::string> read_tags;
-    for (const auto& pr : p_.rules) collect_tags(*pr.rule, read_tags);  // kinds run before any finding
-    std::vector<EvalResult> slots(p_.rules.size());
-    for (size_t pos = 0; pos < order.size(); ++pos) {
-      const auto& pr = p_.rules[order[pos]];
-      const ast::Rule& r = *pr.rule;
-      EvalResult& res = slots[order[pos]];
-      bool report = false;
-      runs(r, report);
-      release_before(last_reader, static_cast<long>(pos));
-      if (opts_.on_rule) opts_.on_rule(r.id, index, total);
-      ++index;
-      rule_ = &pr;
-      env_.clear();
-      std::vector<Finding> found;
-      found_ = &found;
-      seen_.clear();
-      Timed timed(*this, r.id, &found);
-      deadline_ = Clock::now() + opts_.rule_budget;
-      if (over_memory()) {
-        res.memory_stopped.push_back(r.id);
-        continue;
-      }
-      try {
-        run_rule(r);
-      } catch (const MemoryExceeded&) {
-        res.memory_stopped.push_back(r.id);
-        continue;
-      } catch (const std::bad_alloc&) {
-        // An allocation the machine refused: the rule's partial work is freed as the stack
-        // unwinds; no later rule starts.
-        found.clear();
-        out_of_memory_ = true;
-        res.memory_stopped.push_back(r.id);
-        continue;
-      } catch (const BudgetExceeded&) {
+    try {
+      run_rule(r);
+    } catch (const MemoryExceeded&) {
+      part.end = RulePart::End::Memory;
+    } catch (const std::bad_alloc&) {
+      // An allocation the machine refused: the rule's partial work is freed as the stack
+      // unwinds; no later rule starts.
+      part.found.clear();
+      out_of_memory_ = true;
+      part.end = RulePart::End::Memory;
+    } catch (const BudgetExceeded&) {
+      part.end = RulePart::End::Budget;
+    } catch (const FactsError& e) {
+      part.end = RulePart::End::Error;
+      part.error = e.message;
+    }
+    account();
+  }
+
+  void finish_rule(const PlannedRule& pr, bool report, const std::set<std::string>& read_tags, RulePart& part,
+                   EvalResult& res) override {
+    const ast::Rule& r = *pr.rule;
+    if (opts_.timings) opts_.timings->rules.push_back({r.id, part.own_s, part.sources_s, part.found.size()});
+    switch (part.end) {
+      case RulePart::End::Running: break;
+      case RulePart::End::Memory: res.memory_stopped.push_back(r.id); return;
+      case RulePart::End::Budget:
         res.internal_diagnostics.push_back("rule `" + r.id + "` stopped: it ran longer than its time budget of " +
                                            std::to_string(opts_.rule_budget.count()) +
                                            " ms; its findings are dropped");
         res.stopped.push_back(r.id);
-        continue;
-      } catch (const FactsError& e) {
-        res.internal_diagnostics.push_back("rule `" + r.id + "`: " + e.message);
-        continue;
-      }
-      for (const auto& f : found) {
-        bool read = std::any_of(f.tags.begin(), f.tags.end(), [&](const std::string& t) { return read_tags.count(t) > 0; });
-        if (!read) {
-          if (report) res.findings.push_back(f);
-          continue;
-        }
-        auto fact = make_fact("findings", f.file, f.line);
-        fact->set("rule", Value(f.rule_id));
-        fact->set("title", Value(f.rule_title));
-        fact->set("text", Value(f.rule_title));
-        fact->set("severity", Value(std::string(severity_name(f.severity))));
-        fact->set("problem", Value(f.problem));
-        fact->set("impact", Value(f.impact));
-        fact->set("action", Value(f.action));
-        Value::List tags;
-        for (const auto& t : f.tags) tags.emplace_back(t);
-        fact->set("tags", Value(std::move(tags)));
-        FactPtr shared = fact;
-        for (const auto& t : f.tags)
-          if (read_tags.count(t)) by_tag_[t].push_back(Value(shared));
+        return;
+      case RulePart::End::Error: res.internal_diagnostics.push_back("rule `" + r.id + "`: " + part.error); return;
+    }
+    for (const auto& f : part.found) {
+      bool read = std::any_of(f.tags.begin(), f.tags.end(), [&](const std::string& t) { return read_tags.count(t) > 0; });
+      if (!read) {
         if (report) res.findings.push_back(f);
+        continue;
       }
+      auto fact = make_fact("findings", f.file, f.line);
+      fact->set("rule", Value(f.rule_id));
+      fact->set("title", Value(f.rule_title));
+      fact->set("text", Value(f.rule_title));
+      fact->set("severity", Value(std::string(severity_name(f.severity))));
+      fact->set("problem", Value(f.problem));
+      fact->set("impact", Value(f.impact));
+      fact->set("action", Value(f.action));
+      Value::List tags;
+      for (const auto& t : f.tags) tags.emplace_back(t);
+      fact->set("tags", Value(std::move(tags)));
+      FactPtr shared = fact;
+      for (const auto& t : f.tags)
+        if (read_tags.count(t)) by_tag_[t].push_back(Value(shared));
+      if (report) res.findings.push_back(f);
     }
-    release_before(last_reader, static_cast<long>(order.size()));
-    for (auto& one : slots) {
-      auto append = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
-      append(out.findings, one.findings);
-      append(out.internal_diagnostics, one.internal_diagnostics);
-      append(out.stopped, one.stopped);
-      append(out.memory_stopped, one.memory_stopped);
-    }
-    return out;
+  }
+
+  void forget(const std::string& source) override {
+    const std::string prefix = source + '\0';
+    auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
+    for (auto c = cache_.begin(); c != cache_.end();) c = starts(c->first) ? cache_.erase(c) : std::next(c);
+    for (auto x = indexes_.begin(); x != indexes_.end();) x = starts(x->first) ? indexes_.erase(x) : std::next(x);
+  }
+
+  void release(const std::string& source) override {
+    forget(source);
+    facts_.release(source);
   }
 
  private:
@@ -275,130 +259,6 @@ class Evaluator {
   std::string key_words_key_;
   bool pr_loaded_ = false;
   Value pr_;
-
-  void collect_tags(const ast::Rule& r, std::set<std::string>& tags) {
-    std::function<void(const Expr&)> walk = [&](const Expr& e) {
-      if (e.kind == Expr::Kind::Findings) tags.insert(e.text);
-      if (e.domain && e.domain->findings) tags.insert(e.domain->source);
-      if (e.domain && e.domain->list && !e.domain->bare) walk(*e.domain->list);
-      for (const auto& k : e.kids) walk(*k);
-    };
-    if (r.when) walk(*r.when);
-    auto body = [&](const ast::Rule& b) {
-      for (const auto& f : b.fors) {
-        if (f.domain.findings) tags.insert(f.domain.source);
-        if (f.domain.list && !f.domain.bare) walk(*f.domain.list);
-        if (f.where) walk(*f.where);
-      }
-      for (const auto& w : b.wheres) walk(*w);
-      for (const auto& u : b.unlesses) walk(*u);
-      if (b.at) walk(*b.at);
-      for (const auto* t : {&b.problem, &b.impact, &b.action})
-        for (const auto& part : t->parts)
-          if (part.hole) walk(*part.hole);
-    };
-    body(r);
-    for (const auto& a : r.alsos) body(a);
-  }
-
-  /// Calls `add(source)` for every fact source `e` (and the expressions inside it) queries.
-  template <class Add>
-  void sources_read(const Expr& e, Add&& add) {
-    if (e.domain) domain_sources(*e.domain, add);
-    for (const auto& k : e.kids) sources_read(*k, add);
-  }
-  template <class Add>
-  void domain_sources(const ast::Domain& d, Add&& add) {
-    if (!d.findings && !d.source.empty() && !list_domain(d)) add(d.source);
-    if (d.list && !d.bare) sources_read(*d.list, add);
-    if (d.scope.expr) sources_read(*d.scope.expr, add);
-  }
-  /// Calls `add(source)` for every fact source rule `r` (its `when` and every body) queries.
-  template <class Add>
-  void for_each_source(const ast::Rule& r, Add&& add) {
-    if (r.when) sources_read(*r.when, add);
-    auto body = [&](const ast::Rule& b) {
-      for (const auto& f : b.fors) {
-        domain_sources(f.domain, add);
-        if (f.where) sources_read(*f.where, add);
-      }
-      for (const auto& w : b.wheres) sources_read(*w, add);
-      for (const auto& u : b.unlesses) sources_read(*u, add);
-      if (b.at) sources_read(*b.at, add);
-      for (const auto* t : {&b.problem, &b.impact, &b.action})
-        for (const auto& part : t->parts)
-          if (part.hole) sources_read(*part.hole, add);
-    };
-    body(r);
-    for (const auto& a : r.alsos) body(a);
-  }
-
-  /// The positions in p_.rules of the rules that run (`runs(rule, report)`), in the order they
-  /// run: greedily, the next is the ready rule that reads the fewest sources not open yet (open:
-  /// queried by an earlier rule or a kind and not released), the first in p_.rules on a tie. So
-  /// rules sharing a source run together and its results can be released early. Rules that have
-  /// tags or read findings keep their relative order (p_.rules puts writers before readers, and
-  /// findings("t") then lists its facts in the same order).
-  template <class Runs>
-  std::vector<size_t> run_order(Runs&& runs, const std::set<std::string>& kind_sources) {
-    std::vector<size_t> todo;
-    std::vector<std::set<std::string>> reads(p_.rules.size());
-    std::vector<bool> chained(p_.rules.size(), false);
-    std::map<std::string, int> readers_left;
-    for (size_t i = 0; i < p_.rules.size(); ++i) {
-      const ast::Rule& r = *p_.rules[i].rule;
-      bool report = false;
-      if (!runs(r, report)) continue;
-      todo.push_back(i);
-      for_each_source(r, [&](const std::string& s) { reads[i].insert(s); });
-      for (const auto& s : reads[i]) ++readers_left[s];
-      std::set<std::string> tags;
-      collect_tags(r, tags);
-      chained[i] = !r.tags.empty() || !tags.empty();
-    }
-    std::set<std::string> open;
-    for (const auto& s : kind_sources)
-      if (readers_left.count(s)) open.insert(s);
-    std::vector<size_t> order;
-    order.reserve(todo.size());
-    std::vector<bool> done(p_.rules.size(), false);
-    while (order.size() < todo.size()) {
-      size_t best = 0, best_new = SIZE_MAX;
-      bool chain_blocked = false;  // an earlier chained rule has not run
-      for (size_t i : todo) {
-        if (done[i]) continue;
-        if (chained[i] && chain_blocked) continue;
-        size_t fresh = 0;
-        for (const auto& s : reads[i]) fresh += !open.count(s);
-        if (fresh < best_new) best = i, best_new = fresh;
-        if (chained[i]) chain_blocked = true;
-      }
-      done[best] = true;
-      order.push_back(best);
-      for (const auto& s : reads[best]) {
-        open.insert(s);
-        if (--readers_left[s] == 0) open.erase(s);
-      }
-    }
-    return order;
-  }
-
-  /// Releases (here and in the Facts) every source whose last reader is before rule `position`,
-  /// once: its cached results and the indexes over them. `pr` stays (one fact, held in pr_).
-  void release_before(std::map<std::string, long>& last_reader, long position) {
-    for (auto it = last_reader.begin(); it != last_reader.end();) {
-      if (it->second >= position || it->first == "pr") {
-        ++it;
-        continue;
-      }
-      const std::string prefix = it->first + '\0';
-      auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
-      for (auto c = cache_.begin(); c != cache_.end();) c = starts(c->first) ? cache_.erase(c) : std::next(c);
-      for (auto x = indexes_.begin(); x != indexes_.end();) x = starts(x->first) ? indexes_.erase(x) : std::next(x);
-      facts_.release(it->first);
-      it = last_reader.erase(it);
-    }
-  }
 
   /// Reading the thread's CPU clock is a system call: look at it every 64 iterations.
   void tick() const {
@@ -481,14 +341,7 @@ class Evaluator {
     return out;
   }
 
-  /// Same decision as the checker's: a bare name is a source when the schema has one.
-  bool list_domain(const ast::Domain& d) const {
-    if (!d.list) return false;
-    if (!d.bare) return true;
-    for (const auto& s : p_.schema)
-      if (s.name == d.source) return false;
-    return true;
-  }
+  bool list_domain(const ast::Domain& d) const { return dsl::list_domain(p_, d); }
 
   /// The index key of a value under `==`: values of different types never compare equal, and
   /// lists and facts are not indexed (nullopt).
@@ -1305,7 +1158,7 @@ class Evaluator {
 
 EvalResult evaluate(const Program& program, Facts& facts, const EvalOptions& opts) {
   Evaluator e(program.impl(), facts, opts);
-  return e.run();
+  return run_program(program.impl(), opts, e);
 }
 
 }  // namespace review::dsl

@@ -16,6 +16,9 @@
 // plan; its findings carry the rule's id and the body's label (Finding::label), and are merged
 // only with findings of the same body. The bodies share the rule's deadline: one body over budget
 // (or past the memory ceiling) stops the whole rule, whose findings are then all dropped.
+//
+// Which rules run, in what order, and when each source's cached results are released is the
+// driver's (dsl/schedule.hpp, run_program); this file evaluates one kind or one rule.
 #pragma once
 
 #include "dsl/ruleset.hpp"

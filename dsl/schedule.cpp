@@ -1,0 +1,208 @@
+#include "dsl/schedule.hpp"
+
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <vector>
+
+namespace review::dsl {
+
+using ast::Expr;
+
+bool list_domain(const ProgramImpl& p, const ast::Domain& d) {
+  if (!d.list) return false;
+  if (!d.bare) return true;
+  for (const auto& s : p.schema)
+    if (s.name == d.source) return false;
+  return true;
+}
+
+void collect_tags(const ast::Rule& r, std::set<std::string>& tags) {
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Findings) tags.insert(e.text);
+    if (e.domain && e.domain->findings) tags.insert(e.domain->source);
+    if (e.domain && e.domain->list && !e.domain->bare) walk(*e.domain->list);
+    for (const auto& k : e.kids) walk(*k);
+  };
+  if (r.when) walk(*r.when);
+  auto body = [&](const ast::Rule& b) {
+    for (const auto& f : b.fors) {
+      if (f.domain.findings) tags.insert(f.domain.source);
+      if (f.domain.list && !f.domain.bare) walk(*f.domain.list);
+      if (f.where) walk(*f.where);
+    }
+    for (const auto& w : b.wheres) walk(*w);
+    for (const auto& u : b.unlesses) walk(*u);
+    if (b.at) walk(*b.at);
+    for (const auto* t : {&b.problem, &b.impact, &b.action})
+      for (const auto& part : t->parts)
+        if (part.hole) walk(*part.hole);
+  };
+  body(r);
+  for (const auto& a : r.alsos) body(a);
+}
+
+namespace {
+
+void domain_sources(const ProgramImpl& p, const ast::Domain& d, const std::function<void(const std::string&)>& add) {
+  if (!d.findings && !d.source.empty() && !list_domain(p, d)) add(d.source);
+  if (d.list && !d.bare) sources_read(p, *d.list, add);
+  if (d.scope.expr) sources_read(p, *d.scope.expr, add);
+}
+
+}  // namespace
+
+void sources_read(const ProgramImpl& p, const Expr& e, const std::function<void(const std::string&)>& add) {
+  if (e.domain) domain_sources(p, *e.domain, add);
+  for (const auto& k : e.kids) sources_read(p, *k, add);
+}
+
+void for_each_source(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const std::string&)>& add) {
+  if (r.when) sources_read(p, *r.when, add);
+  auto body = [&](const ast::Rule& b) {
+    for (const auto& f : b.fors) {
+      domain_sources(p, f.domain, add);
+      if (f.where) sources_read(p, *f.where, add);
+    }
+    for (const auto& w : b.wheres) sources_read(p, *w, add);
+    for (const auto& u : b.unlesses) sources_read(p, *u, add);
+    if (b.at) sources_read(p, *b.at, add);
+    for (const auto* t : {&b.problem, &b.impact, &b.action})
+      for (const auto& part : t->parts)
+        if (part.hole) sources_read(p, *part.hole, add);
+  };
+  body(r);
+  for (const auto& a : r.alsos) body(a);
+}
+
+namespace {
+
+/// The positions in p.rules of the rules that run (`runs(rule, report)`), in the order they
+/// run: greedily, the next is the ready rule that reads the fewest sources not open yet (open:
+/// queried by an earlier rule or a kind and not released), the first in p.rules on a tie. So
+/// rules sharing a source run together and its results can be released early. Rules that have
+/// tags or read findings keep their relative order (p.rules puts writers before readers, and
+/// findings("t") then lists its facts in the same order).
+template <class Runs>
+std::vector<size_t> run_order(const ProgramImpl& p, Runs&& runs, const std::set<std::string>& kind_sources) {
+  std::vector<size_t> todo;
+  std::vector<std::set<std::string>> reads(p.rules.size());
+  std::vector<bool> chained(p.rules.size(), false);
+  std::map<std::string, int> readers_left;
+  for (size_t i = 0; i < p.rules.size(); ++i) {
+    const ast::Rule& r = *p.rules[i].rule;
+    bool report = false;
+    if (!runs(r, report)) continue;
+    todo.push_back(i);
+    for_each_source(p, r, [&](const std::string& s) { reads[i].insert(s); });
+    for (const auto& s : reads[i]) ++readers_left[s];
+    std::set<std::string> tags;
+    collect_tags(r, tags);
+    chained[i] = !r.tags.empty() || !tags.empty();
+  }
+  std::set<std::string> open;
+  for (const auto& s : kind_sources)
+    if (readers_left.count(s)) open.insert(s);
+  std::vector<size_t> order;
+  order.reserve(todo.size());
+  std::vector<bool> done(p.rules.size(), false);
+  while (order.size() < todo.size()) {
+    size_t best = 0, best_new = SIZE_MAX;
+    bool chain_blocked = false;  // an earlier chained rule has not run
+    for (size_t i : todo) {
+      if (done[i]) continue;
+      if (chained[i] && chain_blocked) continue;
+      size_t fresh = 0;
+      for (const auto& s : reads[i]) fresh += !open.count(s);
+      if (fresh < best_new) best = i, best_new = fresh;
+      if (chained[i]) chain_blocked = true;
+    }
+    done[best] = true;
+    order.push_back(best);
+    for (const auto& s : reads[best]) {
+      open.insert(s);
+      if (--readers_left[s] == 0) open.erase(s);
+    }
+  }
+  return order;
+}
+
+/// Releases (through the engine) every source whose last reader is before rule `position`,
+/// once. `pr` stays (one fact, held by the engine).
+void release_before(RuleEngine& engine, std::map<std::string, long>& last_reader, long position) {
+  for (auto it = last_reader.begin(); it != last_reader.end();) {
+    if (it->second >= position || it->first == "pr") {
+      ++it;
+      continue;
+    }
+    engine.release(it->first);
+    it = last_reader.erase(it);
+  }
+}
+
+}  // namespace
+
+EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine) {
+  EvalResult out;
+  engine.run_kinds(out);
+  std::set<std::string> wanted(opts.only_rules.begin(), opts.only_rules.end());
+  std::set<std::string> needed_tags;
+  if (!wanted.empty()) {
+    // rules whose findings a wanted rule reads must still run (readers run after writers, so
+    // walk the order backwards)
+    for (auto it = p.rules.rbegin(); it != p.rules.rend(); ++it) {
+      bool run = wanted.count(it->rule->id) > 0;
+      for (const auto& t : it->rule->tags) run = run || needed_tags.count(t);
+      if (run) collect_tags(*it->rule, needed_tags);
+    }
+  }
+  auto runs = [&](const ast::Rule& r, bool& report) {
+    report = wanted.empty() || wanted.count(r.id);
+    bool feeds = false;
+    for (const auto& t : r.tags) feeds = feeds || needed_tags.count(t);
+    return report || feeds;
+  };
+  size_t total = 0, index = 0;
+  for (const auto& pr : p.rules) {
+    bool report = false;
+    total += runs(*pr.rule, report);
+  }
+  // Rules run in an order that keeps the sources they share together (run_order), and a
+  // source's results are released once its last reader in that order is done: no later rule
+  // asks for them. Their results are reported in p.rules' order all the same.
+  std::set<std::string> kind_sources;
+  for (const auto* k : p.kinds)
+    if (k->when) sources_read(p, *k->when, [&](const std::string& s) { kind_sources.insert(s); });
+  std::vector<size_t> order = run_order(p, runs, kind_sources);
+  std::map<std::string, long> last_reader;  // position in `order`; -1 = kinds only
+  for (const auto& s : kind_sources) last_reader[s] = -1;
+  for (size_t pos = 0; pos < order.size(); ++pos)
+    for_each_source(p, *p.rules[order[pos]].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(pos); });
+  // Tags some rule reads through findings("t"): findings facts are made only for those (an
+  // audit's 30,875 B6 notes were each copied into a fact that no rule reads).
+  std::set<std::string> read_tags;
+  for (const auto& pr : p.rules) collect_tags(*pr.rule, read_tags);  // kinds run before any finding
+  std::vector<EvalResult> slots(p.rules.size());
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    const auto& pr = p.rules[order[pos]];
+    bool report = false;
+    runs(*pr.rule, report);
+    release_before(engine, last_reader, static_cast<long>(pos));
+    if (opts.on_rule) opts.on_rule(pr.rule->id, index, total);
+    ++index;
+    RulePart part;
+    engine.run_rule_part(pr, part);
+    engine.finish_rule(pr, report, read_tags, part, slots[order[pos]]);
+  }
+  release_before(engine, last_reader, static_cast<long>(order.size()));
+  for (auto& one : slots) {
+    auto append = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+    append(out.findings, one.findings);
+    append(out.internal_diagnostics, one.internal_diagnostics);
+    append(out.stopped, one.stopped);
+    append(out.memory_stopped, one.memory_stopped);
+  }
+  return out;
+}
+
+}  // namespace review::dsl
