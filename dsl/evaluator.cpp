@@ -1157,9 +1157,8 @@ class Evaluator final : public RuleEngine {
 }  // namespace
 
 EvalResult evaluate(const Program& program, Facts& facts, const EvalOptions& opts) {
-  FileFocus focus(facts);  // per-file rules read one file's facts at a time through it
-  Evaluator e(program.impl(), focus, opts);
-  return run_program(program.impl(), opts, e, focus);
+  Evaluator e(program.impl(), facts, opts);
+  return run_program(program.impl(), opts, e);
 }
 
 }  // namespace review::dsl

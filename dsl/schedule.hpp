@@ -12,14 +12,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include "dsl/focus.hpp"
 #include "dsl/plan.hpp"
 #include "dsl/ruleset.hpp"
 
 namespace review::dsl {
 
 /// One rule's evaluation across the parts it is run in: the whole repository at once, or one
-/// file at a time (per-file rules, see run_program). The budget is the rule's, across its parts.
+/// file at a time. The budget is the rule's, across its parts.
 struct RulePart {
   enum class End { Running, Budget, Memory, Error };
   std::vector<Finding> found;              ///< findings so far, in part then fact order
@@ -55,21 +54,7 @@ class RuleEngine {
 /// Evaluates `p` through `engine`: the kinds, then every rule that runs, in an order that keeps
 /// the sources they share together; each source is released after its last reader. Findings,
 /// diagnostics and stops are returned in p.rules' order. opts.on_rule is called before each rule.
-///
-/// Per-file rules: a rule whose every binder reads a fact source and is joined to its first
-/// `for` on the file (`lines(l.file)`, `where x.file == l.file`, through any chain of such
-/// joins), whose first `for` reads a source the Facts build file by file (Facts::builds_per_file)
-/// over a fixed scope, whose `when` reads no source, and whose findings no rule reads, only ever
-/// joins facts of one file. Those rules run together one file at a time, through `focus`: for
-/// each file of their first `for`s' scopes (Facts::scope_files), every such rule runs over that
-/// file's facts alone (FileFocus), which are dropped before the next file; the rest run over
-/// the whole repository. The findings equal the whole-repository evaluation's (within a rule,
-/// in file order); a rule's budget counts its CPU over all files.
-EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine, FileFocus& focus);
-
-/// True when rule `r` is a per-file rule (see run_program) of `p` over `facts`, given the tags
-/// that some rule reads through findings("t").
-bool per_file_rule(const ProgramImpl& p, const ast::Rule& r, Facts& facts, const std::set<std::string>& read_tags);
+EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine);
 
 /// Same decision as the checker's: a domain is a list (not a fact source) when it has a list
 /// expression that is not a bare name, or a bare name the schema has no source of.

@@ -80,12 +80,7 @@ class MemoryFacts : public Facts {
     events.push_back("query " + source + "(" + scope.describe() + ")");
     std::string key = source + "|" + std::to_string(int(scope.kind)) + "|" + scope.describe();
     auto& out = cache_[key];
-    out = select(source, scope);
-    return out;
-  }
-  /// The facts query(source, scope) answers, without logging or caching them.
-  std::vector<FactPtr> select(const std::string& source, const Scope& scope) {
-    std::vector<FactPtr> out;
+    out.clear();
     if (source == "explode") throw FactsError{"explode: cannot read input"};
     const auto& all = scope.kind == Scope::Kind::Base ? base_facts[source] : facts[source];
     for (const auto& f : all) {
