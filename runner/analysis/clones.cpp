@@ -47,7 +47,10 @@ struct Seq {
   std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)
   std::vector<uint64_t> exact;  // hash with identifiers kept (seeds of frequent windows)
   std::vector<uint8_t> table;   // 1: on a constant-table line, 2: on a bracket-only line, 0: code
+  std::vector<uint32_t> prev;   // identifiers: position of the previous same identifier, else kNone
 };
+
+constexpr uint32_t kNone = UINT32_MAX;
 
 // Per line: is it a constant-table line (a literal; only names, literals and , : = . - ( ) [ ] { };
 // no call, no keyword), a bracket-only line, or code.
@@ -90,21 +93,28 @@ Seq make_seq(const std::vector<CloneToken>& toks) {
     s.exact[i] = ident ? mix(0x5bd1e995ULL, hs(s.tok[i]->text)) : s.blank[i];
   }
   classify_lines(toks, s);
+  // the previous occurrence of each identifier, once per block (grams() reads it per range)
+  s.prev.assign(s.tok.size(), kNone);
+  std::unordered_map<std::string_view, uint32_t> last;
+  for (uint32_t i = 0; i < s.tok.size(); ++i) {
+    if (s.tok[i]->kind != Kind::Identifier) continue;
+    auto [it, fresh] = last.try_emplace(s.tok[i]->text, i);
+    if (!fresh) s.prev[i] = it->second;
+    it->second = i;
+  }
   return s;
 }
 
 // Token 5-gram hashes of t[from,to), sorted; identifiers as the distance to their previous
 // occurrence in the range (0 for the first).
 std::vector<uint64_t> grams(const Seq& t, size_t from, size_t to) {
-  std::unordered_map<std::string_view, size_t> last;
   std::vector<uint64_t> norm;
   norm.reserve(to - from);
   for (size_t i = from; i < to; ++i) {
     const CloneToken& k = *t.tok[i];
     if (k.kind == Kind::Identifier) {
-      auto [it, fresh] = last.try_emplace(k.text, i);
-      uint64_t d = fresh ? 0 : i - it->second;
-      it->second = i;
+      // the previous occurrence in the block is in the range exactly when it is at `from` or later
+      uint64_t d = t.prev[i] != kNone && t.prev[i] >= from ? i - t.prev[i] : 0;
       norm.push_back(0x9ddfea08eb382d69ULL * (d + 1));
     } else {
       norm.push_back(t.blank[i]);
