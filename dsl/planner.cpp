@@ -161,6 +161,18 @@ std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr) {
   return out;
 }
 
+/// Whether scope `sc` covers a repository's files as a whole: `repo`, globs, a `let` scope, or
+/// (when `other_repos`) the name of a declared repository.
+bool wide_scope(const ProgramImpl& prog, const ast::ScopeExpr& sc, bool other_repos) {
+  using K = ast::ScopeExpr::Kind;
+  if (sc.kind == K::Repo || sc.kind == K::Globs) return true;
+  if (sc.kind != K::Expr || !sc.expr || sc.expr->kind != Expr::Kind::Var || !sc.expr->path.empty()) return false;
+  bool repo = false;
+  for (const auto& r : prog.data.repos) repo = repo || r.name == sc.expr->text;
+  if (repo) return other_repos;
+  return prog.lets.count(sc.expr->text) > 0;
+}
+
 class Planner {
  public:
   explicit Planner(const ProgramImpl& p) : p_(p) {}
@@ -549,14 +561,7 @@ class Planner {
     std::vector<Probe> out;
     const auto& d = r.fors[static_cast<size_t>(i)].domain;
     using K = ast::ScopeExpr::Kind;
-    bool wide = d.scope.kind == K::Repo || d.scope.kind == K::Globs;
-    if (d.scope.kind == K::Expr && d.scope.expr && d.scope.expr->kind == Expr::Kind::Var && d.scope.expr->path.empty()) {
-      const std::string& name = d.scope.expr->text;
-      bool repo = false;
-      for (const auto& rp : p_.data.repos) repo = repo || rp.name == name;
-      wide = !repo && p_.lets.count(name) > 0;
-    }
-    if (!wide || pr.kind == Probe::Kind::Range || !probe_in_text(p_, d.source, pr)) return out;
+    if (!wide_scope(p_, d.scope, false) || pr.kind == Probe::Kind::Range || !probe_in_text(p_, d.source, pr)) return out;
     const std::string& v = r.fors[static_cast<size_t>(i)].var;
     for (size_t j = static_cast<size_t>(i) + 1; j < r.fors.size(); ++j) {
       const auto& f = r.fors[j];
@@ -635,14 +640,7 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
 /// Whether the evaluator may read `d` by key: a repository-wide, glob or named scope (a `let`
 /// or repository name) and a probe on an in_text field.
 bool by_key(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
-  using K = ast::ScopeExpr::Kind;
-  const auto& sc = d.scope;
-  bool wide = sc.kind == K::Repo || sc.kind == K::Globs;
-  if (sc.kind == K::Expr && sc.expr && sc.expr->kind == Expr::Kind::Var && sc.expr->path.empty()) {
-    for (const auto& r : prog.data.repos) wide = wide || r.name == sc.expr->text;
-    wide = wide || prog.lets.count(sc.expr->text) > 0;
-  }
-  return wide && p.kind != Probe::Kind::Range && probe_in_text(prog, d.source, p);
+  return wide_scope(prog, d.scope, true) && p.kind != Probe::Kind::Range && probe_in_text(prog, d.source, p);
 }
 
 std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Probe& p) {
