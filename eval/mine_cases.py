@@ -63,6 +63,22 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
                         introducing commit: the product was never 32-bit.
   D8   a tensor handed on without .contiguous(): a fix that adds .contiguous() to a line.
        D4 instead when the introducing commit removed a .contiguous() from the same line.
+       Label filter (d8_label(), session 9; also applied by --merge and by --relabel to rows
+       mined before it), from the catalogue's D8 (a possibly strided tensor handed to a KERNEL):
+         d8-test-path   the file is a test.
+         d8-no-kernel   no `.contiguous()` the fix adds on the line reaches a kernel entry point:
+                        it must be an argument (through method chains) of a call that is a
+                        `torch.ops.*` op, a Triton launch `k[grid](...)` of a @triton.jit /
+                        autotune / heuristics def of the repository, a function of an aiter
+                        module, a @compile_ops def, or a function of a compiled extension module
+                        the repository builds (built_extension(): a build file names it); or the
+                        line is `NAME = <expr>.contiguous()` and NAME is an argument of such a
+                        call later in the function before NAME is bound again.
+         d8-call-not-in-parent  the fix's parent has no such kernel call for the line.
+         d8-call-not-added  (NAME = ... form) the kernel call is older than the introducing commit.
+       The positive is relabelled to the introducing commit's line of that kernel call (git blame
+       of the call's first line in the fix's parent; the commit that added the call when it is
+       newer than the tensor's line); an argument line of an older multi-line call stays as blamed.
   D4   zero-fill reversed: a fix that turns torch.empty-like allocation back into a zeroed one,
        where the introducing commit had turned zeros into empty (D1 when the buffer was
        allocated uninitialised from the start: not a D4 case, skipped), or a fix that puts back
@@ -96,6 +112,11 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
          loop-body          a pass as a loop's body: a spin-wait, not a stub.
          no-implementation  the fix adds no code statement at the stub's indentation or
                             deeper, or puts the same stub back (moved or reworded).
+         raise-only         (session 9, hk4_fix_filter()) the code the fix adds there is only
+                            `raise` statements: a rejection replaced by a rejection.
+         scope-gone         (session 9) the function or class holding the stub in the fix's
+                            parent is not in the fix's file: deleted or replaced, not implemented.
+                            Both also applied by --merge and --relabel to rows mined before them.
   Every family: revert-message, a fix whose message says it reverts (REVERT_MSG) is no fix
   (D1b and D4 also by is_revert()); intro-revert, the introducing commit is a revert or the
   fix a reland (intro_is_revert()).
@@ -106,6 +127,7 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
 Usage:
   eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--rejects FILE] [--pyright BIN] [--limit N]
   eval/mine_cases.py --out OUT --merge FILE...   (concatenate per-repo outputs, re-check, renumber)
+  eval/mine_cases.py --relabel TSV --out OUT   (the session-9 D8/HK4 filters on a corpus; ids kept)
   eval/mine_cases.py --out OUT --merge FILE... --previous OLD.tsv --remined D1b,D4 --rejects-in REJ...
       (re-mined families replace theirs in OLD.tsv; unchanged cases keep their MC ids, new cases get
        ids after the maximum; the dropped cases and the filter that dropped each go to stdout)
@@ -702,6 +724,368 @@ def drop_intro_reverts(rows, repos):
 
 
 
+# ---- D8 label filter (session 9, miner4): the .contiguous() must reach a kernel entry point ------
+
+# a decorator that makes a def a Triton kernel (launched as k[grid](...)) or an aiter compiled op
+TRITON_DECOR = re.compile(r"^\s*@\s*(triton\.)?(jit|autotune|heuristics)\b")
+COMPILE_OPS_DECOR = re.compile(r"^\s*@\s*([\w.]*\.)?compile_ops\b")
+_DEF_KIND_CACHE = {}
+_EXT_CACHE = {}
+
+
+def def_decorations(repo, sha, name):
+    """Which kernel decorators the repository's `def NAME(` carry at sha: a subset of
+    {'triton', 'compile_ops'} (any def of that name in any .py file counts)."""
+    key = (repo, sha, name)
+    if key in _DEF_KIND_CACHE:
+        return _DEF_KIND_CACHE[key]
+    out = git(repo, "grep", "-h", "-B40", "-E", r"^\s*(async\s+)?def\s+%s\s*\(" % re.escape(name), sha,
+              "--", "*.py", check=False)
+    kinds = set()
+    block = []
+    for line in out.splitlines():
+        if line == "--":
+            block = []
+            continue
+        if re.match(r"^\s*(async\s+)?def\s+%s\s*\(" % re.escape(name), line):
+            # the decorators directly above: walk back to the first blank line or other statement
+            for prev in reversed(block):
+                s = prev.strip()
+                if not s or re.match(r"(async\s+)?def |class |return\b", s):
+                    break
+                if TRITON_DECOR.match(prev):
+                    kinds.add("triton")
+                if COMPILE_OPS_DECOR.match(prev):
+                    kinds.add("compile_ops")
+            block = []
+            continue
+        block.append(line)
+    _DEF_KIND_CACHE[key] = kinds
+    return kinds
+
+
+def built_extension(repo, sha, module):
+    """True when `module` (dotted) is a compiled extension the repository builds at sha: no
+    NAME.py or NAME/ package of its last part exists, and a build file declares it (a setup.py /
+    CMake / TOML / .py `name="[pkg.]NAME"`, or a C++ PYBIND11_MODULE(NAME / TORCH_LIBRARY(NAME)."""
+    last = module.split(".")[-1]
+    key = (repo, sha, last)
+    if key in _EXT_CACHE:
+        return _EXT_CACHE[key]
+    names = git(repo, "ls-tree", "-r", "--name-only", sha, check=False).splitlines()
+    if any(n == last + ".py" or n.endswith("/" + last + ".py") or n == last + "/__init__.py"
+           or n.endswith("/" + last + "/__init__.py") for n in names):
+        _EXT_CACHE[key] = False
+        return False
+    decl = git(repo, "grep", "-l", "-E", r"name\s*=\s*[\"']([A-Za-z_][\w.]*\.)?%s[\"']" % re.escape(last), sha,
+               "--", "*setup.py", "*CMakeLists.txt", "*.cmake", "*.toml", "*.py", check=False).strip()
+    if not decl:
+        decl = git(repo, "grep", "-l", "-E", r"(PYBIND11_MODULE|TORCH_LIBRARY(_FRAGMENT)?)\s*\(\s*%s\b" % re.escape(last),
+                   sha, "--", "*.cpp", "*.cc", "*.cu", "*.hip", "*.h", check=False).strip()
+    _EXT_CACHE[key] = bool(decl)
+    return bool(decl)
+
+
+def _dotted(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def relative_module_of(src, alias, path):
+    """The absolute module a relative `from .P import X [as alias]` binds to alias in src, the
+    file at `path` ('pkg.sub.P.X'), or None."""
+    if not path:
+        return None
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    pkg = path.split("/")[:-1]
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.level:
+            for a in n.names:
+                if (a.asname or a.name) == alias:
+                    base = pkg[:len(pkg) - (n.level - 1)] if n.level > 1 else pkg
+                    return ".".join(base + ([n.module] if n.module else []) + [a.name])
+    return None
+
+
+def kernel_entry(repo, sha, src, call, path=None):
+    """The kind of kernel entry point `call` (an ast.Call in src, the file at sha) is, or None:
+    'torch.ops' (a torch.ops.* op), 'triton' (k[grid](...) with k a @triton.jit/autotune def of
+    the repository), 'aiter' (a function of an aiter module), 'compile_ops' (a def decorated
+    @compile_ops), 'extension' (a function of a compiled extension module the repository builds)."""
+    f = call.func
+    if isinstance(f, ast.Subscript):
+        name = _dotted(f.value)
+        if name and not (isinstance(f.slice, ast.Constant) and isinstance(f.slice.value, int)) \
+                and "triton" in def_decorations(repo, sha, name.split(".")[-1]):
+            return "triton"
+        return None
+    name = _dotted(f)
+    if not name:
+        return None
+    if name.startswith("torch.ops."):
+        return "torch.ops"
+    parts = name.split(".")
+    mod = module_of(src, parts[0]) or relative_module_of(src, parts[0], path)
+    if mod is None and len(parts) > 1 and built_extension(repo, sha, ".".join(parts[:-1])):
+        return "extension"   # a module bound by importlib.import_module("NAME") or the like
+    if mod is not None:
+        full = ".".join([mod] + parts[1:])
+        owner = full.rsplit(".", 1)[0] if "." in full else full
+        if full.split(".")[0] == "aiter":
+            return "aiter"
+        if owner and built_extension(repo, sha, owner):
+            return "extension"
+    if "compile_ops" in def_decorations(repo, sha, parts[-1]):
+        return "compile_ops"
+    return None
+
+
+def _parents(tree):
+    up = {}
+    for n in ast.walk(tree):
+        for ch in ast.iter_child_nodes(n):
+            up[ch] = n
+    return up
+
+
+def _in_subtree(root, node):
+    return any(x is node for x in ast.walk(root))
+
+
+def _receiving_call(up, node):
+    """The call `node` is handed to as an argument, going up through method chains
+    (x.contiguous().view(...) is still x's expression), or None."""
+    cur = node
+    while cur in up:
+        p = up[cur]
+        if isinstance(p, ast.Call):
+            if _in_subtree(p.func, cur):
+                cur = p
+                continue
+            return p
+        if isinstance(p, (ast.Attribute, ast.Subscript, ast.Starred, ast.keyword)):
+            cur = p
+            continue
+        return None
+    return None
+
+
+def _contig_nodes(tree, line):
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "contiguous" and not n.args and getattr(n, "end_lineno", n.lineno) == line]
+
+
+def _assign_target(up, node):
+    """NAME when `node` is the value chain of `NAME = <chain>` (not inside a call's arguments)."""
+    cur = node
+    while cur in up:
+        p = up[cur]
+        if isinstance(p, ast.Call) and _in_subtree(p.func, cur) or isinstance(p, (ast.Attribute, ast.Subscript)):
+            cur = p
+            continue
+        if isinstance(p, ast.Assign) and p.value is cur and len(p.targets) == 1 and isinstance(p.targets[0], ast.Name):
+            return p.targets[0].id, p
+        return None
+    return None
+
+
+def _root_name(e):
+    while isinstance(e, (ast.Attribute, ast.Subscript, ast.Call, ast.Starred)):
+        e = e.func if isinstance(e, ast.Call) else e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def kernel_calls_reached(repo, sha, src, line, path=None):
+    """The kernel entry calls that the tensors made `.contiguous()` on `line` of src reach: the
+    call that receives the expression as an argument, or (for `NAME = <expr>.contiguous()`) the
+    first later kernel call in the same function with an argument rooted at NAME before NAME is
+    bound again. Returns [(ast.Call, kind)] (empty when no kernel entry point receives it)."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    up = _parents(tree)
+    got = []
+    for n in _contig_nodes(tree, line):
+        call = _receiving_call(up, n)
+        if call is not None:
+            k = kernel_entry(repo, sha, src, call, path)
+            if k:
+                got.append((call, k))
+            continue
+        t = _assign_target(up, n)
+        if t is None:
+            continue
+        nm, stmt = t
+        scope = stmt
+        while scope in up and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            scope = up[scope]
+        later = sorted((x for x in ast.walk(scope) if isinstance(x, (ast.Call, ast.Assign))
+                        and x.lineno > stmt.end_lineno), key=lambda x: (x.lineno, x.col_offset))
+        for x in later:
+            if isinstance(x, ast.Assign):
+                if any(isinstance(tg, ast.Name) and tg.id == nm for tg in x.targets):
+                    break
+                continue
+            args = list(x.args) + [kw.value for kw in x.keywords]
+            if any(_root_name(a) == nm for a in args):
+                k = kernel_entry(repo, sha, src, x, path)
+                if k:
+                    got.append((x, k))
+                    break
+    return got
+
+
+def _fix_old_line(repo, fix_sha, path, new_line):
+    """(old path, line in the fix's parent) of the removed line the fix's added `new_line`
+    replaced: in its hunk, the removed line equal to it with one `.contiguous()` taken out (as
+    blame_pairs paired them), the nearest to the same offset; None when there is none."""
+    diff = git(repo, "show", "-M", "-U0", "--format=", fix_sha, "--", path, check=False)
+    old, hunks, cur = path, [], None
+    for x in diff.splitlines():
+        if x.startswith("--- a/"):
+            old = x[6:]
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", x)
+        if m:
+            cur = (int(m.group(1)), int(m.group(3)), [], [])
+            hunks.append(cur)
+        elif cur is not None and x.startswith("-") and not x.startswith("---"):
+            cur[2].append(x[1:])
+        elif cur is not None and x.startswith("+") and not x.startswith("+++"):
+            cur[3].append(x[1:])
+    for os_, ns, removed, added in hunks:
+        if ns <= new_line < ns + len(added):
+            j = new_line - ns
+            a = added[j]
+            same = [i for i, r in enumerate(removed) if ".contiguous()" in a
+                    and r.replace(".contiguous()", "").strip() == a.replace(".contiguous()", "").strip()
+                    and a.count(".contiguous()") > r.count(".contiguous()")]
+            if not same:
+                return None
+            i = min(same, key=lambda i: abs(i - j))
+            return old, os_ + i
+    return None
+
+
+def _kernel_call_in_parent(repo, parent, src, tree, call, old_line, path=None):
+    """The kernel call of the fix's parent that the tensor on old_line reaches: the same callee
+    as the fix's `call` spanning the line or after it, else any kernel entry call spanning the
+    line, else (for `NAME = ...` on the line) the first later kernel call in its function with
+    an argument rooted at NAME. None when there is none (the fix changed the call itself)."""
+    want = ast.dump(call.func)
+    cands = [x for x in ast.walk(tree) if isinstance(x, ast.Call) and ast.dump(x.func) == want]
+    inside = [x for x in cands if x.lineno <= old_line <= x.end_lineno]
+    after = sorted((x for x in cands if x.lineno > old_line), key=lambda x: x.lineno)
+    if inside or after:
+        return (inside or after)[0]
+    spans = sorted((x for x in ast.walk(tree) if isinstance(x, ast.Call) and x.lineno <= old_line <= x.end_lineno),
+                   key=lambda x: x.lineno, reverse=True)
+    for x in spans:
+        if kernel_entry(repo, parent, src, x, path):
+            return x
+    up = _parents(tree)
+    for st in ast.walk(tree):
+        if isinstance(st, ast.Assign) and st.lineno <= old_line <= st.end_lineno and len(st.targets) == 1 \
+                and isinstance(st.targets[0], ast.Name):
+            nm, scope = st.targets[0].id, st
+            while scope in up and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                scope = up[scope]
+            for x in sorted((x for x in ast.walk(scope) if isinstance(x, ast.Call) and x.lineno > st.end_lineno),
+                            key=lambda x: (x.lineno, x.col_offset)):
+                if any(_root_name(a) == nm for a in list(x.args) + [kw.value for kw in x.keywords]) \
+                        and kernel_entry(repo, parent, src, x, path):
+                    return x
+    return None
+
+
+def d8_label(repo, pos, neg):
+    """D8's label filter on one mined pair (rows of the corpus): the fix must add `.contiguous()`
+    to a tensor that reaches a kernel entry point (kernel_calls_reached(): an argument of the
+    call, or a local name bound so and passed to one), and the path is no test. Returns (why,
+    positive) where why lists the failed filters ('d8-test-path', 'd8-no-kernel',
+    'd8-call-not-added') and positive is the relabelled positive row: the introducing commit's
+    line of that kernel call (git blame of the call's first line in the fix's parent; when the
+    call is newer than the strided binding, the commit that added the call)."""
+    if TEST_PATH.search(pos["path"]) or TEST_PATH.search(neg["path"]):
+        return ["d8-test-path"], pos
+    fixed = show(repo, neg["head_sha"], neg["path"]) or ""
+    calls = kernel_calls_reached(repo, neg["head_sha"], fixed, int(neg["line"]), neg["path"])
+    if not calls:
+        return ["d8-no-kernel"], pos
+    parent = git(repo, "rev-parse", neg["head_sha"] + "^", check=False).strip()
+    ol = _fix_old_line(repo, neg["head_sha"], neg["path"], int(neg["line"]))
+    if not parent or ol is None:
+        return ["d8-no-kernel"], pos
+    old_path, old_line = ol
+    before = show(repo, parent, old_path) or ""
+    # the same kernel call in the parent: the one whose span holds the fixed line, or for an
+    # assignment the first kernel call after it with the same callee
+    try:
+        tree = ast.parse(before)
+    except (SyntaxError, ValueError, RecursionError):
+        return ["d8-no-kernel"], pos
+    c_old = _kernel_call_in_parent(repo, parent, before, tree, calls[0][0], old_line, old_path)
+    if c_old is None:
+        return ["d8-call-not-in-parent"], pos
+    b = blame(repo, parent, old_path, c_old.lineno)
+    if not b:
+        return ["d8-call-not-added"], pos
+    if b[0] == pos["head_sha"]:
+        return [], dict(pos, path=b[1], line=str(b[2]))
+    # the call and the tensor's line come from different commits: the later one hands the
+    # strided tensor to the kernel; when the call is the older, the introducing commit added no call
+    p = subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", b[0], pos["head_sha"]])
+    if p.returncode == 0:
+        if c_old.lineno <= old_line <= c_old.end_lineno:
+            return [], pos   # an argument line of an older multi-line call: that line, as blamed
+        return ["d8-call-not-added"], pos
+    base = git(repo, "rev-parse", b[0] + "^", check=False).strip()
+    if not base:
+        return ["d8-call-not-added"], pos
+    return [], dict(pos, base_sha=base, head_sha=b[0], path=b[1], line=str(b[2]))
+
+
+def relabel(rows, repos):
+    """d8_relabel() then hk4_relabel(): (rows kept, reject records)."""
+    rows, a = d8_relabel(rows, repos)
+    rows, b = hk4_relabel(rows, repos)
+    return rows, a + b
+
+
+def d8_relabel(rows, repos):
+    """Applies d8_label() to every D8 pair of rows (a positive and the negative that follows
+    it): returns (rows kept, with relabelled positives; reject records of the pairs dropped)."""
+    keep, rejects, k = [], [], 0
+    while k < len(rows):
+        r = rows[k]
+        nxt = rows[k + 1] if k + 1 < len(rows) else None
+        if r["rule"] == "D8" and r["polarity"] == "positive" and nxt is not None and nxt["rule"] == "D8" \
+                and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
+            d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
+                else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
+            why, pos = d8_label(d, r, nxt)
+            if why:
+                rejects.append(dict(repo=r["repo"], rule="D8", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
+                                    path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
+                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+            else:
+                keep += [pos, nxt]
+            k += 2
+            continue
+        keep.append(r)
+        k += 1
+    return keep, rejects
+
+
 # ---- label filters for B5, C1/C2, HK4 and D9 (session 7, miner2) --------------------------------
 
 # B5's bug class in a message: the interpreter's own words for a call that does not bind
@@ -921,6 +1305,126 @@ def hk4_filter(old_src, old_line, r, added):
     if not code or same:
         why.append("no-implementation")
     return why
+
+
+# ---- HK4 label filters on the fix (session 9, miner4) ---------------------------------------
+
+def _scopes_all(src):
+    """{qualified name: (lineno, end_lineno)} of every class and function of src, nested under
+    any statement (an `if` at module level included); None when src does not parse."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    out = {}
+
+    def visit(node, prefix):
+        for ch in ast.iter_child_nodes(node):
+            if isinstance(ch, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                q = prefix + ch.name
+                out.setdefault(q, (ch.lineno, ch.end_lineno or ch.lineno))
+                visit(ch, q + ".")
+            else:
+                visit(ch, prefix)
+    visit(tree, "")
+    return out
+
+
+def hk4_fix_filter(old_src, old_line, r, added, fix_src, fix_line=None):
+    """Why the fix of an HK4 pair implements nothing at the stub's place ([] when it may):
+         raise-only   the code statements the fix adds at the stub's indentation or deeper are
+                      all `raise`s: a rejection replaced by a rejection (NotImplementedError ->
+                      TypeError/ValueError); the branch raised before and raises after.
+         scope-gone   the function or class that held the stub in the fix's parent does not
+                      exist in the fix's version of the file, and the fix's line (fix_line) is
+                      in no scope or in one the parent had (not the stub's scope renamed): the
+                      code was deleted or replaced (a module emptied into re-exports)."""
+    why = []
+    ind = len(r) - len(r.lstrip())
+    code = [x for x in added if x.strip() and len(x) - len(x.lstrip()) >= ind and not CODE_STUB.match(x)]
+    if code:
+        base = min(len(x) - len(x.lstrip()) for x in code)
+        try:
+            tree = ast.parse(textwrap.dedent("\n".join(x[base:] if x[:base].strip() == "" else x.lstrip()
+                                                       for x in code)))
+            stmts = tree.body
+            raise_only = bool(stmts) and all(isinstance(s, ast.Raise) for s in stmts)
+        except (SyntaxError, ValueError, RecursionError):
+            top = [x for x in code if len(x) - len(x.lstrip()) == base]
+            raise_only = all(x.lstrip().startswith("raise ") for x in top) \
+                and not any(x.rstrip().endswith(":") for x in code)
+        if raise_only:
+            why.append("raise-only")
+    before = _scopes_all(old_src)
+    after = _scopes_all(fix_src) if fix_src is not None else None
+    if before and after is not None:
+        holding = [q for q, (a, b) in before.items() if a <= old_line <= b]
+        if holding:
+            inner = max(holding, key=lambda q: before[q][0])
+            now = [q for q, (a, b) in after.items() if fix_line is not None and a <= fix_line <= b]
+            renamed = now and max(now, key=lambda q: after[q][0]) not in before
+            if inner not in after and not renamed:
+                why.append("scope-gone")
+    return why
+
+
+def _fix_hunks(repo, fix_sha, path):
+    """[(old path, Hunk)] of the fix's -U0 diff of path (renames followed)."""
+    diff = git(repo, "show", "-M", "-U0", "--format=", fix_sha, "--", path, check=False)
+    old, out, cur = path, [], None
+    for x in diff.splitlines():
+        if x.startswith("--- "):
+            old = x[6:] if x.startswith("--- a/") else None
+            continue
+        if x.startswith("+++ "):
+            continue
+        m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", x)
+        if m:
+            cur = Hunk(int(m.group(1)), int(m.group(2) or 1), int(m.group(3)), int(m.group(4) or 1), [], [])
+            out.append((old, cur))
+        elif cur is not None and x.startswith("-"):
+            cur.removed.append(x[1:])
+        elif cur is not None and x.startswith("+"):
+            cur.added.append(x[1:])
+    return out
+
+
+def hk4_relabel(rows, repos):
+    """Applies hk4_fix_filter() to every HK4 pair of rows (a positive and the negative that
+    follows it), finding the stub again in the fix's hunk at the negative's line (the removed
+    stub line whose text is the positive's line): returns (rows kept, reject records)."""
+    keep, rejects, k = [], [], 0
+    while k < len(rows):
+        r = rows[k]
+        nxt = rows[k + 1] if k + 1 < len(rows) else None
+        if r["rule"] == "HK4" and r["polarity"] == "positive" and nxt is not None and nxt["rule"] == "HK4" \
+                and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
+            d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
+                else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
+            intro_lines = (show(d, r["head_sha"], r["path"]) or "").splitlines()
+            stub = intro_lines[int(r["line"]) - 1] if 0 < int(r["line"]) <= len(intro_lines) else None
+            why = []
+            for old, h in _fix_hunks(d, nxt["fix_sha"], nxt["path"]):
+                if h.new_start != int(nxt["line"]) or old is None:
+                    continue
+                hit = [i for i, x in enumerate(h.removed) if STUB.match(x) and stub is not None and x == stub]
+                if not hit:
+                    continue
+                parent = git(d, "rev-parse", nxt["fix_sha"] + "^", check=False).strip()
+                why = hk4_fix_filter(show(d, parent, old) or "", h.old_start + hit[0], h.removed[hit[0]], h.added,
+                                     show(d, nxt["fix_sha"], nxt["path"]), int(nxt["line"]))
+                break
+            if why:
+                rejects.append(dict(repo=r["repo"], rule="HK4", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
+                                    path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
+                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+            else:
+                keep += [r, nxt]
+            k += 2
+            continue
+        keep.append(r)
+        k += 1
+    return keep, rejects
 
 
 D9_TYPE64 = r"(u?int64_t|int64|long long|long|size_t|ptrdiff_t|index_t)"
@@ -1324,6 +1828,8 @@ class Miner:
                         why = hk4_filter(show(self.repo, c.parents[0], old) or "", h.old_start + i, r, h.added)
                         why += [w for w in hk4_filter(show(self.repo, b[0], b[1]) or "", b[2], r, h.added)
                                 if w not in why]
+                        why += hk4_fix_filter(show(self.repo, c.parents[0], old) or "", h.old_start + i, r, h.added,
+                                              show(self.repo, c.sha, path), h.new_start)
                         if self.emit("HK4", c, b[0], b[1], b[2], path, h.new_start,
                                      "a new branch left as a stub (not implemented, TODO or pass)", why=why):
                             n += 1
@@ -1763,6 +2269,35 @@ def selftest():
     w = "const int64_t block_idx = table[i];\nint off = block_idx * page_size;\n"
     assert "operand-64bit" in d9_filter(w, 2, "int off = block_idx * page_size;",
                                         "int off = (int64_t)block_idx * page_size;")
+    # D8: the .contiguous() must reach a kernel entry point (a tiny repository holds the defs)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["git", "init", "-q", tmp], check=True)
+        with open(os.path.join(tmp, "k.py"), "w") as fh:
+            fh.write("import triton\n\n@triton.autotune(\n    configs=[],\n)\n@triton.jit\ndef kern(x):\n    pass\n")
+        with open(os.path.join(tmp, "setup.py"), "w") as fh:
+            fh.write('ext = CUDAExtension(name="my_ext_cuda", sources=["a.cu"])\n')
+        subprocess.run(["git", "-C", tmp, "add", "."], check=True)
+        subprocess.run(["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "t"], check=True)
+        k8 = lambda src, line: [k for _, k in kernel_calls_reached(tmp, "HEAD", src, line, "pkg/m.py")]
+        assert k8("def f(q):\n    torch.ops.ns.op(q.transpose(0, 1).contiguous())\n", 2) == ["torch.ops"]
+        assert k8("def f(q):\n    y = q[:, :4].contiguous()\n    z = g(y)\n    kern[(4,)](y)\n", 2) == ["triton"]
+        assert k8("import my_ext_cuda as E\ndef f(q):\n    E.fwd(\n        q.t().contiguous(),\n    )\n", 4) == ["extension"]
+        assert k8("import torch\ndef f(a, b):\n    return torch.cat([a, b]).contiguous()\n", 3) == []
+        assert k8("def f(q):\n    y = q.t().contiguous()\n    y = y + 1\n    kern[(4,)](y)\n", 2) == []  # rebound first
+        assert k8("def f(m, q):\n    m.to_out[0](q.contiguous())\n", 2) == []   # a module list, not a launch
+        assert k8("from .ops import kern2\ndef f(q):\n    kern2(q.contiguous())\n", 3) == []
+    # HK4 on the fix: a rejection replaced by a rejection; the stub's function deleted
+    br2 = "class A:\n    def f(self, k):\n        if k:\n            raise NotImplementedError(k)\n        return 0\n"
+    assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)",
+                          ["            raise TypeError(", "                f'no {k}'", "            )"], br2) == ["raise-only"]
+    assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)",
+                          ["            if k > 1:", "                return g(k)", "            raise TypeError(k)"], br2) == []
+    assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)", ["            return g(k)"],
+                          "from other import A\n") == ["scope-gone"]
+    moved = "if ok():\n    class A:\n        def f(self, k):\n            return g(k)\n"
+    assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)", ["            return g(k)"], moved, 4) == []
+    renamed = "class B:\n    def f(self, k):\n        return g(k)\n"
+    assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)", ["        return g(k)"], renamed, 3) == []
     print("self-test: ok")
 
 
@@ -1785,10 +2320,28 @@ def main():
     ap.add_argument("--rejects-in", nargs="+", metavar="FILE", help="with --previous: --rejects files that say "
                     "which label filter dropped a case")
     ap.add_argument("--repos", default="/work/repos", help="with --merge: folder of the clones (REPO_DIRS)")
+    ap.add_argument("--relabel", metavar="TSV", help="with --out: apply the label filters of rows mined before "
+                    "them (relabel(): D8's kernel-entry filter, HK4's fix filters) to the corpus TSV, keeping every "
+                    "id; the dropped pairs go to stdout")
     ap.add_argument("--self-test", action="store_true", help="check the label filters on synthetic functions")
     args = ap.parse_args()
     if args.self_test:
         selftest()
+        return 0
+    if args.relabel:
+        # the corpus with the session-9 label filters applied to its D8 and HK4 pairs, ids kept;
+        # the dropped pairs on stdout
+        with open(args.relabel, newline="") as fh:
+            rows = list(csv.DictReader(fh, delimiter="\t"))
+        kept, dropped = relabel(rows, args.repos)
+        w = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
+        w.writerow(["dropped", "negative", "rule", "half", "why"])
+        for j in dropped:
+            w.writerow([j["id"], j["neg_id"], j["rule"], j["half"], j["why"]])
+        with open(args.out, "w") as fh:
+            wr = csv.DictWriter(fh, COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
+            wr.writeheader()
+            wr.writerows(kept)
         return 0
     log = lambda s: print(s, file=sys.stderr, flush=True)
     if args.merge:
@@ -1798,6 +2351,8 @@ def main():
                 rows += list(csv.DictReader(fh, delimiter="\t"))
         rows = recheck(rows, args.repos)
         rows, late = drop_intro_reverts(rows, args.repos)
+        rows, late8 = relabel(rows, args.repos)
+        late += late8
         if args.previous:
             with open(args.previous, newline="") as fh:
                 previous = list(csv.DictReader(fh, delimiter="\t"))
@@ -1825,10 +2380,11 @@ def main():
         print("pyright not found at %s (run bench/unbound_vs_pyright.sh once, or pass --pyright)" % args.pyright, file=sys.stderr)
         return 2
     m = mine(args.repo, args.name, args.pyright, args.limit, args.families.split(","), log)
-    rows = m.cases
+    rows, late8 = d8_relabel(m.cases, args.repo)   # (HK4's fix filters ran while mining)
+    m.rejects += [dict(j, fix_path="", fix_line="") for j in late8]
     if args.rejects:
         with open(args.rejects, "w") as fh:
-            w = csv.DictWriter(fh, REJECT_COLUMNS, delimiter="\t", lineterminator="\n")
+            w = csv.DictWriter(fh, REJECT_COLUMNS, delimiter="\t", lineterminator="\n", extrasaction="ignore")
             w.writeheader()
             for r in m.rejects:
                 w.writerow(r)
