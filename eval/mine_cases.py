@@ -149,6 +149,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 
 COLUMNS = ["id", "repo", "base_sha", "head_sha", "rule", "checklist", "polarity", "path", "line",
            "source", "description", "fix_sha", "half"]
@@ -229,13 +230,16 @@ class Commit:
         return self.subject + "\n" + self.body
 
 
-def read_history(repo, limit=None):
-    """Every non-merge commit reachable from HEAD with its -U0 hunks in code files (renames found)."""
-    fmt = "%x01%H%x02%P%x02%s%x02%b%x03"
-    cmd = ["git", "-C", repo, "log", "--no-merges", "-M", "-U0", "--no-color", "--format=" + fmt, "-p", "HEAD"]
-    if limit:
-        cmd.insert(5, "-n%d" % limit)
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+LOG_FMT = "%x01%H%x02%P%x02%s%x02%b%x03"
+
+
+def _read_log(cmd, stdin=None):
+    """Runs a `git log --format=LOG_FMT -p -U0` command and parses its output: (commits, exit
+    status, stderr). stdin: a file to feed it (for --stdin), or None."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=stdin)
+    err = []
+    t = threading.Thread(target=lambda: err.append(p.stderr.read()))
+    t.start()
     commits = []
     cur = None
     path = old = None
@@ -290,7 +294,71 @@ def read_history(repo, limit=None):
         elif line.startswith("+"):
             hunk.added.append(line[1:])
     p.wait()
-    return commits
+    t.join()
+    return commits, p.returncode, (err[0] if err else b"").decode("utf-8", "replace")
+
+
+CODE_PATHSPEC = ["*" + e for e in CODE_EXT + (".md",)]
+
+
+def read_history(repo, limit=None, log=None):
+    """Every non-merge commit reachable from HEAD (the newest `limit`), newest first, with its
+    -U0 hunks in code files (renames found).
+
+    A snapshot fetched by the search tool may lack its largest blobs (a PDF, a checkpoint):
+    `git log -p` then dies at the first commit that touches one ("fatal: unable to read <blob>")
+    and the history read stopped there (sessions 7-8: flash-attention 223 of 1,556 commits,
+    NeMo 71). On such a failure the commits are read again by id (`git log --no-walk=unsorted
+    --stdin`, same order as the walk), resuming after each failing commit; a failing commit's
+    diff is taken on code paths only (CODE_PATHSPEC: the hunks kept are of those files anyway)
+    with its file count from `--name-only` (renames found when the blobs allow, else not); a
+    commit that fails even so is skipped and counted (log)."""
+    cmd = ["git", "-C", repo, "log", "--no-merges", "-M", "-U0", "--no-color", "--format=" + LOG_FMT, "-p", "HEAD"]
+    if limit:
+        cmd.insert(5, "-n%d" % limit)
+    commits, rc, err = _read_log(cmd)
+    if rc == 0:
+        return commits
+    say = log or (lambda s: print(s, file=sys.stderr, flush=True))
+    say("  history read stopped after %d commits (%s); reading the rest by id" % (len(commits), err.strip()[:120]))
+    shas = git(repo, "rev-list", "--no-merges", *(["-n%d" % limit] if limit else []), "HEAD").split()
+    out, i, partial, skipped = [], 0, 0, []
+    base = ["git", "-C", repo, "log", "--no-walk=unsorted", "--stdin", "-M", "-U0", "--no-color",
+            "--format=" + LOG_FMT, "-p"]
+    while i < len(shas):
+        with tempfile.TemporaryFile() as fh:
+            fh.write(("\n".join(shas[i:]) + "\n").encode())
+            fh.seek(0)
+            got, rc, err = _read_log(base, stdin=fh)
+        if rc == 0:
+            out += got
+            break
+        # the last commit parsed is the one whose diff failed (its header was written)
+        good = [c for c in got[:-1]]
+        assert [c.sha for c in good] == shas[i:i + len(good)], "git log --no-walk order"
+        out += good
+        j = i + len(good)
+        with tempfile.TemporaryFile() as fh:
+            fh.write((shas[j] + "\n").encode())
+            fh.seek(0)
+            one, rc1, _ = _read_log(base + ["--"] + CODE_PATHSPEC, stdin=fh)
+        if rc1 == 0 and not one:   # no code path touched: the commit without hunks
+            head = git(repo, "log", "-1", "--format=%P%x02%s%x02%b", shas[j], check=False).split("\x02")
+            if len(head) >= 3:
+                one = [Commit(shas[j], head[0].split(), head[1], "\x02".join(head[2:]).rstrip("\n"))]
+        if rc1 == 0 and len(one) == 1:
+            names = git(repo, "show", "--format=", "--name-only", "-M", shas[j], check=False)
+            if not names.strip():
+                names = git(repo, "show", "--format=", "--name-only", "--no-renames", shas[j], check=False)
+            one[0].nfiles = len([x for x in names.splitlines() if x.strip()])
+            out += one
+            partial += 1
+        else:
+            skipped.append(shas[j])
+        i = j + 1
+    say("  history by id: %d commits, %d of them diffed on code paths only (blobs missing), %d skipped"
+        % (len(out), partial, len(skipped)))
+    return out
 
 
 def map_line(hunks, old_line):
@@ -2077,7 +2145,7 @@ def best_match(r, added):
 
 
 def mine(repo, name, pyright_bin, limit, families, log):
-    commits = read_history(repo, limit)
+    commits = read_history(repo, limit, log)
     log("%s: %d commits" % (name, len(commits)))
     m = Miner(repo, name, commits, Pyright(pyright_bin), log)
     for fam in families:
