@@ -75,6 +75,9 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
                         line is `NAME = <expr>.contiguous()` and NAME is an argument of such a
                         call later in the function before NAME is bound again.
          d8-call-not-in-parent  the fix's parent has no such kernel call for the line.
+         d8-already-checked  every name the fix makes `.contiguous()` on the line is checked
+                        contiguous in its function in the fix's parent (`x.is_contiguous()`, or a
+                        loop over a list naming x that asserts it): the catalogue's exception.
          d8-call-not-added  (NAME = ... form) the kernel call is older than the introducing commit.
        The positive is relabelled to the introducing commit's line of that kernel call (git blame
        of the call's first line in the fix's parent; the commit that added the call when it is
@@ -1075,6 +1078,42 @@ def _kernel_call_in_parent(repo, parent, src, tree, call, old_line, path=None):
     return None
 
 
+def _contig_receivers(src, line):
+    """Names made `.contiguous()` directly on `line` of src (`x.contiguous()` -> x)."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return [n.func.value.id for n in _contig_nodes(tree, line) if isinstance(n.func.value, ast.Name)]
+
+
+def checked_contiguous(tree, line, name):
+    """True when the function holding `line` of tree checks NAME's contiguity before that line:
+    a `NAME.is_contiguous()` anywhere in it (an assert, an if, a torch._check), or a loop over a
+    list or tuple naming NAME whose body calls `.is_contiguous()` on the loop variable."""
+    up = _parents(tree)
+    fn = None
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= line <= n.end_lineno:
+            if fn is None or n.lineno > fn.lineno:
+                fn = n
+    if fn is None:
+        return False
+    def is_contig_of(x, nm):
+        return isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "is_contiguous" \
+            and isinstance(x.func.value, ast.Name) and x.func.value.id == nm
+    for n in ast.walk(fn):
+        if getattr(n, "lineno", line) >= line:
+            continue
+        if is_contig_of(n, name):
+            return True
+        if isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, (ast.List, ast.Tuple)) \
+                and any(isinstance(e, ast.Name) and e.id == name for e in n.iter.elts) \
+                and any(is_contig_of(x, n.target.id) for st in n.body for x in ast.walk(st)):
+            return True
+    return False
+
+
 def d8_label(repo, pos, neg):
     """D8's label filter on one mined pair (rows of the corpus): the fix must add `.contiguous()`
     to a tensor that reaches a kernel entry point (kernel_calls_reached(): an argument of the
@@ -1104,6 +1143,11 @@ def d8_label(repo, pos, neg):
     c_old = _kernel_call_in_parent(repo, parent, before, tree, calls[0][0], old_line, old_path)
     if c_old is None:
         return ["d8-call-not-in-parent"], pos
+    # the catalogue's "no assert ... is_contiguous() covers it": a tensor checked contiguous in
+    # the fix's parent was never handed on strided
+    names = _contig_receivers(fixed, int(neg["line"]))
+    if names and all(checked_contiguous(tree, old_line, nm) for nm in names):
+        return ["d8-already-checked"], pos
     b = blame(repo, parent, old_path, c_old.lineno)
     if not b:
         return ["d8-call-not-added"], pos
@@ -2354,6 +2398,8 @@ def selftest():
         assert k8("def f(q):\n    y = q.t().contiguous()\n    y = y + 1\n    kern[(4,)](y)\n", 2) == []  # rebound first
         assert k8("def f(m, q):\n    m.to_out[0](q.contiguous())\n", 2) == []   # a module list, not a launch
         assert k8("from .ops import kern2\ndef f(q):\n    kern2(q.contiguous())\n", 3) == []
+        chk = ast.parse("def f(a, b):\n    for t in [a, b]:\n        assert t.is_contiguous()\n    kern[(1,)](a, b)\n")
+        assert checked_contiguous(chk, 4, "a") and not checked_contiguous(chk, 4, "c")
     # HK4 on the fix: a rejection replaced by a rejection; the stub's function deleted
     br2 = "class A:\n    def f(self, k):\n        if k:\n            raise NotImplementedError(k)\n        return 0\n"
     assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)",
