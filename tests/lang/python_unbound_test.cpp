@@ -261,6 +261,14 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
       {"an unrelated guard", "def f(a, b):\n    if a:\n        x = 1\n    if b:\n        use(x)\n", "open"},
       {"the test's name rebound in between",
        "def f(a):\n    if a:\n        x = 1\n    a = g()\n    if a:\n        use(x)\n", "open"},
+      {"a rebound name makes only its own part of the test unknown",
+       "def f(r, lat, m):\n    if r or (lat is None and not m):\n        x = 1\n    if lat is None:\n        lat = g()\n"
+       "    if r:\n        use(x)\n",
+       "guarded `r`"},
+      {"the rebound part alone decides nothing",
+       "def f(r, lat, m):\n    if r or (lat is None and not m):\n        x = 1\n    if lat is None:\n        lat = g()\n"
+       "    if lat is None and not m:\n        use(x)\n",
+       "open"},
       {"the test's name fetched again the same way",
        "def f():\n    g = grp()\n    if g.n > 1:\n        x = 1\n    g = grp()\n    if g.n > 1:\n        use(x)\n",
        "guarded `g.n > 1`"},

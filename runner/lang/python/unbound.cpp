@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -103,13 +104,20 @@ class Logic {
       TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
       uint32_t from = ts_node_end_byte(l), to = ts_node_start_byte(r);
       if (from <= to && to <= src_.size())
-        return g_.comparison(node_text(l, src_), src_.substr(from, to - from), node_text(r, src_));
+        return g_.comparison(tag(n) + std::string(node_text(l, src_)), src_.substr(from, to - from),
+                             node_text(r, src_));
     }
-    return g_.atom(node_text(n, src_));
+    return g_.atom(tag(n) + std::string(node_text(n, src_)));
   }
 
-  Formula lit(const Lit& l) {
+  // `stale(leaf)` names a leaf test (an atom or one comparison) whose value at the read may
+  // differ from its value where it was tested (a name it reads is rebound in between): such a
+  // leaf becomes an atom of its own, keyed by `stale`'s non-empty answer, and so relates to no
+  // other test. A null `stale` keeps every leaf as written.
+  Formula lit(const Lit& l, const std::function<std::string(TSNode)>& stale = {}) {
+    stale_ = &stale;
     Formula f = ts_node_is_null(l.node) ? g_.atom(l.flag) : build(l.node);
+    stale_ = nullptr;
     return l.pos ? f : GuardLogic::negate(std::move(f));
   }
 
@@ -118,8 +126,15 @@ class Logic {
   bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) const { return g_.unsat(fs, use); }
 
  private:
+  std::string tag(TSNode leaf) const {
+    if (stale_ == nullptr || !*stale_) return {};
+    std::string k = (*stale_)(leaf);
+    return k.empty() ? k : "\x01" + k + "\x01";
+  }
+
   std::string_view src_;
   GuardLogic g_;
+  const std::function<std::string(TSNode)>* stale_ = nullptr;
 };
 
 struct Reason {
@@ -650,11 +665,28 @@ class Analyzer {
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (held.empty() || rs.unbound_lits.empty()) return;
     Logic lg(src_);
+    // The tests must still mean what they meant: a leaf test (an atom or one comparison) that
+    // reads a name rebound between the test (or the start of the construct, for a test
+    // evaluated in it) and the read is an atom of its own, related to nothing else. So
+    // `if a or b.c is None: x = …` … `b = …` … `if a: use(x)` is still decided by `a`. Flags
+    // are followed along the path and need no such check.
+    auto stale_from = [&](uint32_t from, std::string key) {
+      return [this, from, read_at, &rs, key](TSNode leaf) -> std::string {
+        std::unordered_set<std::string> names;
+        collect_identifiers(leaf, names, 0);
+        std::string text = normalise_condition(node_text(leaf, src_));
+        for (const auto& nm : names)
+          if (rebound(nm, text, rs.start, from, read_at)) return key;
+        return {};
+      };
+    };
     std::vector<Formula> gs;
-    for (const Lit& g : held) gs.push_back(lg.lit(g));
+    for (size_t gi = 0; gi < held.size(); ++gi) {
+      uint32_t from = ts_node_is_null(held[gi].node) ? rs.start : std::max(rs.start, ts_node_start_byte(held[gi].node));
+      gs.push_back(lg.lit(held[gi], stale_from(from, "guard" + std::to_string(gi))));
+    }
     std::string used;
     std::vector<bool> relevant(held.size(), false);  // what took part
-    std::vector<TSNode> used_path_tests;              // the path tests that took part
     std::set<int> held_atoms;
     std::set<std::string> held_subjects;
     for (const auto& g : gs) Logic::atoms_of(g, held_atoms);
@@ -676,11 +708,12 @@ class Analyzer {
       auto same_flag = [](const Lit& x, const Lit& y) {
         return ts_node_is_null(x.node) && ts_node_is_null(y.node) && x.flag == y.flag && x.pos == y.pos;
       };
-      for (const Lit& l : path) {
+      for (size_t li = 0; li < path.size(); ++li) {
+        const Lit& l = path[li];
         if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
         // A flag the read knows just the same cannot contradict anything.
         if (std::any_of(held.begin(), held.end(), [&](const Lit& h) { return same_flag(h, l); })) continue;
-        Piece p{lg.lit(l), {}, -1, l.node};
+        Piece p{lg.lit(l, stale_from(rs.start, "path" + std::to_string(li))), {}, -1, l.node};
         Logic::atoms_of(p.f, p.atoms);
         bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
           return held_atoms.count(x) > 0 || held_subjects.count(lg.subject(x)) > 0;
@@ -731,8 +764,8 @@ class Analyzer {
         return !at.empty() && lg.unsat(fs, std::vector<int>(at.begin(), at.end()));
       };
       if (!contradicts(chosen)) return;
-      // Keep only the pieces the contradiction needs (largest dropped first): the tests left
-      // are the ones whose names must not be rebound.
+      // Keep only the pieces the contradiction needs (largest dropped first): the guard left
+      // is the one the finding names.
       for (size_t k = chosen.size(); k-- > 0;) {
         std::vector<const Piece*> fewer = chosen;
         fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(k));
@@ -740,10 +773,7 @@ class Analyzer {
       }
       std::string why;
       for (const Piece* p : chosen) {
-        if (p->guard < 0) {
-          if (!ts_node_is_null(p->node)) used_path_tests.push_back(p->node);
-          continue;
-        }
+        if (p->guard < 0) continue;
         relevant[static_cast<size_t>(p->guard)] = true;
         const Lit& g = held[static_cast<size_t>(p->guard)];
         if (why.empty() && !ts_node_is_null(g.node)) {
@@ -760,40 +790,6 @@ class Analyzer {
         if (relevant[gi] && ts_node_is_null(held[gi].node))
           used = (held[gi].pos ? "`" : "not `") + held[gi].flag + "` (assigned on the way)";
     }
-    // The tests must still mean what they meant: no name a test reads is rebound between the
-    // test (or the start of the construct, for a test evaluated before it) and the read. Flags
-    // are followed along the path and need no such check.
-    struct Test {
-      TSNode node;
-      uint32_t from;
-    };
-    std::vector<Test> tests;
-    for (size_t gi = 0; gi < held.size(); ++gi)
-      if (relevant[gi] && !ts_node_is_null(held[gi].node))
-        tests.push_back({held[gi].node, std::max(rs.start, ts_node_start_byte(held[gi].node))});
-    for (TSNode n : used_path_tests) tests.push_back({n, rs.start});
-    for (const Test& t : tests) {
-      std::unordered_set<std::string> names;
-      collect_identifiers(t.node, names, 0);
-      std::string text = normalise_condition(node_text(t.node, src_));
-      for (const auto& nm : names) {
-        auto b = info_->bindings.find(nm);
-        if (b == info_->bindings.end()) continue;
-        // A name fetched again with the same right-hand side (`g = get_group()` twice) keeps
-        // its meaning; `p += k` cannot make `p` None (it would raise first).
-        uint32_t before = 0;
-        bool has_before = false;
-        for (auto [at, kind] : b->second)
-          if (at < rs.start && (!has_before || at > before)) before = at, has_before = true;
-        std::string before_rhs = has_before ? assigned_text(before) : std::string();
-        bool none_test = only_none_tests(text, nm);
-        for (auto [at, kind] : b->second) {
-          if (at <= t.from || at >= read_at) continue;
-          if (none_test && is_augmented(at)) continue;
-          if (before_rhs.empty() || assigned_text(at) != before_rhs) return;
-        }
-      }
-    }
     u.guarded = true;
     u.guard = used;
   }
@@ -803,6 +799,27 @@ class Analyzer {
     if (at == 0 || ts_node_is_null(job_->node)) return TSNode{};
     TSNode id = ts_node_named_descendant_for_byte_range(ts_tree_root_node(job_->node.tree), at, at + 1);
     return is(id, "identifier") ? id : TSNode{};
+  }
+
+  // Whether `name`, read by the test text `text`, is rebound after byte `from` and before byte
+  // `to` in a way that may change the test: a name fetched again with the same right-hand side
+  // as its binding before byte `start` (`g = get_group()` twice) keeps its meaning, and `p += k`
+  // cannot make `p` None (it would raise first).
+  bool rebound(const std::string& name, const std::string& text, uint32_t start, uint32_t from, uint32_t to) const {
+    auto b = info_->bindings.find(name);
+    if (b == info_->bindings.end()) return false;
+    uint32_t before = 0;
+    bool has_before = false;
+    for (auto [at, kind] : b->second)
+      if (at < start && (!has_before || at > before)) before = at, has_before = true;
+    std::string before_rhs = has_before ? assigned_text(before) : std::string();
+    bool none_test = only_none_tests(text, name);
+    for (auto [at, kind] : b->second) {
+      if (at <= from || at >= to) continue;
+      if (none_test && is_augmented(at)) continue;
+      if (before_rhs.empty() || assigned_text(at) != before_rhs) return true;
+    }
+    return false;
   }
 
   // The right-hand side (whitespace-normalised) of the plain `name = value` assignment whose
