@@ -252,6 +252,9 @@ class Evaluator final : public RuleEngine {
   };
   std::unordered_map<std::string, Index> indexes_;
   RulePlan naive_;
+  std::vector<uint64_t> epoch_;                      ///< see run_body
+  std::vector<std::pair<uint64_t, bool>> memo_;      ///< Filter::memo slot -> (epoch, value)
+  uint64_t serial_ = 0;
   std::map<std::string, bool> kinds_;
   std::map<std::string, Value::List> by_tag_;
   std::map<std::string, const std::vector<FactPtr>*> cache_;
@@ -776,14 +779,22 @@ class Evaluator final : public RuleEngine {
       if (v.is_null() && !h.path.empty()) return false;
       holes.push_back(v.to_text());
     }
-    std::shared_ptr<const re2::RE2> re = cr.instance(holes);
-    if (!re) return false;
+    std::shared_ptr<const re2::RE2> re;
+    bool compiled = false;
     std::vector<std::string> groups;
     bool named = bind && std::any_of(cr.group_names.begin(), cr.group_names.end(),
                                      [](const std::string& g) { return !g.empty(); });
     auto try_one = [&](const Value& v) {
       if (!v.is_string()) return false;
-      return regex_search(*re, v.as_string(), named ? &groups : nullptr);
+      const std::string& text = v.as_string();
+      // a literal prefilter: a text without a required hole's value cannot match
+      for (size_t k : cr.required)
+        if (!holes[k].empty() && text.find(holes[k]) == std::string::npos) return false;
+      if (!compiled) {
+        re = cr.instance(holes);
+        compiled = true;
+      }
+      return re && regex_search(*re, text, named ? &groups : nullptr);
     };
     bool hit = false;
     if (lhs.is_list()) {
@@ -1028,8 +1039,18 @@ class Evaluator final : public RuleEngine {
 
   /// Whether every filter holds (a negated one must not).
   bool pass(const std::vector<Filter>& fs) {
-    for (const auto& f : fs)
-      if (eval(*f.expr).truthy() == f.negate) return false;
+    for (const auto& f : fs) {
+      bool v;
+      if (f.memo >= 0) {  // loop-invariant: reuse the value while its last `for` keeps its binding
+        auto& m = memo_[static_cast<size_t>(f.memo)];
+        const uint64_t at = epoch_[static_cast<size_t>(f.stage + 1)];
+        if (m.first != at) m = {at, eval(*f.expr).truthy()};
+        v = m.second;
+      } else {
+        v = eval(*f.expr).truthy();
+      }
+      if (v == f.negate) return false;
+    }
     return true;
   }
 
@@ -1050,6 +1071,11 @@ class Evaluator final : public RuleEngine {
       if (it != p_.plans.end()) plan = &it->second;
     }
     if (plan == &naive_) naive_ = naive_plan(body);
+    // epoch_[i + 1]: a number taken when the i-th `for` last bound its variable (epoch_[0]: this
+    // body's start); a memoised filter's value stands while the epoch of its stage is unchanged
+    epoch_.assign(body.fors.size() + 1, 0);
+    epoch_[0] = ++serial_;
+    memo_.assign(plan->memos, {0, false});
     if (!pass(plan->before)) return;
     join(body, *plan, 0, nullptr);
   }
@@ -1070,6 +1096,7 @@ class Evaluator final : public RuleEngine {
     scan(f.domain, fp.probe ? &*fp.probe : nullptr, [&](const Value& v) {
       tick();
       env_.push_back({f.var, v, false});
+      epoch_[i + 1] = ++serial_;
       if (pass(fp.filters)) join(r, plan, i + 1, i == 0 ? v.as_fact() : first);
       env_.resize(mark);
       return true;

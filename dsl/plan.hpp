@@ -17,6 +17,10 @@
 //    built lazily once per evaluate() per (source, scope, key) and shared by every rule. The
 //    candidates keep fact order and the whole `where` is still evaluated on each, so findings,
 //    their order and their de-duplication are those of the nested loops.
+//  - loop-invariant anti-joins: a condition with an exists/count binder stays where it was
+//    written (moving it before a `for` could scan for bindings that `for` never makes), but
+//    when it reads nothing bound by the innermost `for`s around it, its value is memoised per
+//    binding of the last `for` it reads (Filter::memo; `(once per v)` in explain);
 //  - reads by key (demand-driven evaluation, with a literal prefilter): when such a lookup reads
 //    a field spelled in the file text (FieldSchema::in_text) of a repository-wide or named
 //    scope whose facts are not built yet, only the files whose text holds the key's identifier
@@ -108,6 +112,13 @@ struct Filter {
   const ast::Expr* expr = nullptr;
   bool negate = false;
   bool moved = false;   ///< pushed down from a later clause (for explain)
+  /// A loop-invariant condition that scans (an exists/count binder it cannot be moved with):
+  /// it reads nothing bound after the `stage`-th `for` (-1: before the first), yet is checked
+  /// inside a later `for`'s loop, so its value is computed once per binding of that `for` and
+  /// reused (`memo` >= 0: its slot in RulePlan::memos; -1: evaluated every time). It binds no
+  /// capture, so reusing the value changes nothing but the work.
+  int memo = -1;
+  int stage = -1;
 };
 
 /// What the evaluator does at each `for`: look up or scan, then check `filters` in order.
@@ -123,6 +134,7 @@ struct RulePlan {
   std::vector<Filter> before;
   std::vector<ForPlan> fors;
   std::vector<Filter> after;
+  size_t memos = 0;   ///< how many filters are memoised (Filter::memo)
 };
 
 struct PlannedRule {

@@ -98,60 +98,16 @@ bool bounded_after(const std::string& p, size_t at) {
   return false;
 }
 
-/// The holes of `cr` whose inserted text every match must contain: outside every group and
-/// character class, in a pattern with no alternation, no case-insensitive flag and no `\Q`,
-/// and not followed by a quantifier.
+/// The holes of `cr` whose inserted text every match must contain (CompiledRegex::required),
+/// with whether the regex bounds each on either side.
 std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr) {
   const std::string& p = cr.pattern;
   std::vector<Probe::WordHole> out;
-  if (p.find("\\Q") != std::string::npos) return out;
-  for (size_t i = 0; i + 1 < p.size(); ++i)
-    if (p[i] == '(' && p[i + 1] == '?' && (i == 0 || p[i - 1] != '\\')) {
-      for (size_t j = i + 2; j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '-'); ++j)
-        if (p[j] == 'i') return out;
-    }
-  // the group depth at every hole (-1 inside a class); any alternation disqualifies every hole
-  std::vector<int> depth_at(p.size() + 1, -1);
-  int depth = 0;
-  bool in_class = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    bool is_hole = false;
-    for (const auto& h : cr.holes)
-      if (h.offset == i) {
-        depth_at[i] = in_class ? -1 : depth;
-        i += h.length - 1;
-        is_hole = true;
-        break;
-      }
-    if (is_hole) continue;
-    char c = p[i];
-    if (c == '\\') {
-      ++i;
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
-    } else if (c == '(') {
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (c == '|') {
-      return out;
-    }
-  }
-  for (size_t k = 0; k < cr.holes.size(); ++k) {
+  for (size_t k : cr.required) {
     const RegexHole& h = cr.holes[k];
-    if (depth_at[h.offset] != 0) continue;
     size_t after = h.offset + h.length;
     bool next_is_hole = false;
     for (const auto& o : cr.holes) next_is_hole = next_is_hole || o.offset == after;
-    if (after < p.size() && !next_is_hole && (p[after] == '?' || p[after] == '*' || p[after] == '{')) continue;
     Probe::WordHole w;
     w.hole = k;
     w.before = bounded_before(p, h.offset);
@@ -550,6 +506,23 @@ class Planner {
       if (s < n - 1) place(s, {u.get(), true, true});
       else out.after.push_back({u.get(), true, false});
     }
+    // Loop-invariant binders: a condition that scans, checked inside the loop of the `for` at
+    // `inner` (its own position; the last `for` for `after`) but reading only names bound
+    // before it, is memoised per binding of the last `for` it reads.
+    auto memoise = [&](std::vector<Filter>& fs, int inner) {
+      for (auto& f : fs) {
+        if (!has_binder(*f.expr)) continue;
+        std::set<std::string> c;
+        captures(*f.expr, c);
+        if (!c.empty()) continue;
+        int s = stage(*f.expr);
+        if (s >= inner) continue;
+        f.stage = s;
+        f.memo = static_cast<int>(out.memos++);
+      }
+    };
+    for (int i = 0; i < n; ++i) memoise(out.fors[i].filters, i);
+    memoise(out.after, n - 1);
     return out;
   }
 
@@ -593,8 +566,9 @@ class Planner {
   const ProgramImpl& p_;
 };
 
-std::string filter_text(const Filter& f) {
+std::string filter_text(const ast::Rule& r, const Filter& f) {
   std::string s = (f.negate ? "unless " : "") + ast::dump(*f.expr);
+  if (f.memo >= 0) s += f.stage < 0 ? "  (once)" : "  (once per " + r.fors[static_cast<size_t>(f.stage)].var + ")";
   return f.moved ? s + "  (moved)" : s;
 }
 
@@ -704,16 +678,16 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
   const RulePlan& plan = it->second;
   std::string out;
   if (when && r.label.empty()) out += "  when " + ast::dump(*when) + "\n";
-  for (const auto& f : plan.before) out += "  check " + filter_text(f) + "\n";
+  for (const auto& f : plan.before) out += "  check " + filter_text(r, f) + "\n";
   for (size_t i = 0; i < r.fors.size(); ++i) {
     const auto& f = r.fors[i];
     const auto& fp = plan.fors[i];
     out += "  for " + f.var + " in " + ast::dump(f.domain) + ": " +
            (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) + "\n";
-    for (const auto& x : fp.filters) out += "    check " + filter_text(x) + "\n";
+    for (const auto& x : fp.filters) out += "    check " + filter_text(r, x) + "\n";
   }
   if (!plan.after.empty()) out += "  then\n";
-  for (const auto& x : plan.after) out += "    check " + filter_text(x) + "\n";
+  for (const auto& x : plan.after) out += "    check " + filter_text(r, x) + "\n";
   // every exists/count binder of the body, in source order
   std::vector<std::pair<size_t, std::string>> binders;
   std::function<void(const Expr&)> walk = [&](const Expr& e) {

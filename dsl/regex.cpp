@@ -1,5 +1,7 @@
 #include "dsl/regex.hpp"
 
+#include <cctype>
+
 namespace review::dsl {
 
 namespace {
@@ -17,10 +19,66 @@ std::string substitute(const std::string& p, const std::vector<RegexHole>& holes
 }
 }  // namespace
 
+std::vector<size_t> required_holes(const std::string& p, const std::vector<RegexHole>& holes) {
+  std::vector<size_t> out;
+  if (p.find("\\Q") != std::string::npos) return out;
+  for (size_t i = 0; i + 1 < p.size(); ++i)
+    if (p[i] == '(' && p[i + 1] == '?' && (i == 0 || p[i - 1] != '\\')) {
+      for (size_t j = i + 2; j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '-'); ++j)
+        if (p[j] == 'i') return out;
+    }
+  // the group depth at every hole (-1 inside a class); any alternation disqualifies every hole
+  std::vector<int> depth_at(p.size() + 1, -1);
+  int depth = 0;
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    bool is_hole = false;
+    for (const auto& h : holes)
+      if (h.offset == i) {
+        depth_at[i] = in_class ? -1 : depth;
+        i += h.length - 1;
+        is_hole = true;
+        break;
+      }
+    if (is_hole) continue;
+    char c = p[i];
+    if (c == '\\') {
+      ++i;
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == '|') {
+      return out;
+    }
+  }
+  for (size_t k = 0; k < holes.size(); ++k) {
+    const RegexHole& h = holes[k];
+    if (depth_at[h.offset] != 0) continue;
+    size_t after = h.offset + h.length;
+    bool next_is_hole = false;
+    for (const auto& o : holes) next_is_hole = next_is_hole || o.offset == after;
+    if (after < p.size() && !next_is_hole && (p[after] == '?' || p[after] == '*' || p[after] == '{')) continue;
+    out.push_back(k);
+  }
+  return out;
+}
+
 std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::string& error) {
   auto c = std::make_unique<CompiledRegex>();
   c->pattern = pattern;
   c->holes = regex_holes(pattern);
+  c->required = required_holes(pattern, c->holes);
   auto re = std::make_shared<const re2::RE2>(substitute(pattern, c->holes, {}), re2::RE2::Quiet);
   if (!re->ok()) {
     error = re->error();

@@ -31,6 +31,11 @@ struct CompiledRegex {
   std::vector<RegexHole> holes;
   std::shared_ptr<const re2::RE2> re;   ///< the static regex (holes replaced by `x`)
   std::vector<std::string> group_names; ///< by group index (1-based; [0] unused); "" = unnamed
+  /// The holes (indexes into `holes`) whose inserted text every match contains: outside every
+  /// group and character class, in a pattern with no alternation, no case-insensitive flag and
+  /// no `\Q`, and not followed by a quantifier (required_holes). A text that lacks such a
+  /// hole's value cannot match: the evaluator checks that before asking RE2 (a literal prefilter).
+  std::vector<size_t> required;
 
   /// Returns the regex for the given hole values (one per hole, in order, inserted quoted with
   /// RE2::QuoteMeta), compiling and caching it on first use; returns `re` when there are no
@@ -45,6 +50,10 @@ struct CompiledRegex {
   mutable std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> cache_;  ///< by hole values
   mutable std::deque<std::string> order_;  ///< cache keys, oldest first
 };
+
+/// Returns the indexes of the holes of `pattern` (its `holes`) whose inserted text every match
+/// must contain (see CompiledRegex::required).
+std::vector<size_t> required_holes(const std::string& pattern, const std::vector<RegexHole>& holes);
 
 /// Compiles `pattern` with RE2::Quiet. Returns the regex, or null with `error` set to RE2's
 /// error() and error_arg() ("missing ): (abc" style).

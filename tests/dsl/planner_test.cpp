@@ -5,6 +5,8 @@
 #include <set>
 #include <tuple>
 
+#include <re2/re2.h>
+
 #include "catch.hpp"
 #include "dsl/ruleset.hpp"
 #include "memory_facts.hpp"
@@ -96,6 +98,17 @@ const std::string kRules =
                   "  unless exists l in lines(a.file) where l.file == c.file and l.code == c.callee and l.kind == a.function\n"
                   "  unless exists g in functions(repo) where g.file == c.file and g.calls == [c.function]",
          "{a.file}:{a.line} {c.callee}") +
+    // loop-invariant binders memoised per binding of the last `for` they read: in a `for`'s
+    // `where` (per c), in `after` (per a, per c, once per body) and one that reads the innermost
+    // `for` (evaluated every time)
+    rule("HOIST", "  for c in calls(repo) where c.callee ~ /^(?P<hw>[a-z]+)/\n"
+                  "  for a in assignments(c.file) where a.line != c.line and exists f in files(repo) where f.path == c.file and f.tier != 1\n"
+                  "  for l in lines(a.file) where l.line >= a.line - 3 and count(q in lines(c.file) where q.code == hw) >= 1\n"
+                  "  unless exists k in lines(a.file) where k.code == c.callee and k.line < a.line\n"
+                  "  unless exists fn in functions(repo) where hw in fn.calls\n"
+                  "  where count(e in files(changed) where e.tier == 2) == 0\n"
+                  "  unless exists m in lines(l.file) where m.line == l.line + 1 and m.added",
+         "{c.file}:{c.line} {a.line} {l.line} {hw}") +
     rule("FALLBACK", "  for l in lines(changed) where l.code ~ /^(?P<s>[^a-z]*)/\n"
                      "  unless exists e in lines(l.file) where e.code ~ /^{s}[a-z]/ and e.line > l.line",
          "{l.file}:{l.line} [{s}]");
@@ -220,7 +233,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
                                                   "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
-                                                  "FALLBACK"});
+                                                  "HOIST", "FALLBACK"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -236,7 +249,7 @@ TEST_CASE("planner: golden plans") {
         "    check (== f.path l.file)\n"
         "    check (== f.tier 1)\n"
         "  then\n"
-        "    check unless (exists p lines(l.file) (and (< p.line l.line) (== p.code l.code)))\n"
+        "    check unless (exists p lines(l.file) (and (< p.line l.line) (== p.code l.code)))  (once per l)\n"
         "  binders\n"
         "    exists p in lines(l.file): index lines(l.file) by .code = l.code, within .line in (-inf, l.line)\n");
   CHECK(p.plan("MEMBER") ==
@@ -298,7 +311,7 @@ TEST_CASE("planner: golden plans") {
         "  then\n"
         "    check (exists j lines(repo) (and (~ j.code /^{w}/) (!= j.line k.line)))\n"
         "    check unless (exists e lines(k.file) (and (~ e.code /{w}\\s*$/) (> e.line k.line)))\n"
-        "    check unless (exists i lines(repo) (~ i.code /_{w}/))\n"
+        "    check unless (exists i lines(repo) (~ i.code /_{w}/))  (once per l)\n"
         "  binders\n"
         "    exists j in lines(repo): index lines(repo) by .code word starting w\n"
         "    exists e in lines(k.file): index lines(k.file) by .code word ending w, within .line in (k.line, +inf)\n"
@@ -321,10 +334,33 @@ TEST_CASE("planner: golden plans") {
         "    check (== a.target \"t\")\n"
         "  then\n"
         "    check unless (exists l lines(a.file) (and (== l.file c.file) (== l.code c.callee) (== l.kind a.function)))\n"
-        "    check unless (exists g functions(repo) (and (== g.file c.file) (== g.calls [c.function])))\n"
+        "    check unless (exists g functions(repo) (and (== g.file c.file) (== g.calls [c.function])))  (once per c)\n"
         "  binders\n"
         "    exists l in lines(a.file): index lines(a.file) by .file = c.file and .code = c.callee and .kind = a.function\n"
         "    exists g in functions(repo): index functions(repo) by .file = c.file and .calls = [c.function]\n");
+  // binders that read only earlier `for`s: once per binding of the last one they read
+  CHECK(p.plan("HOIST") ==
+        "plan HOIST\n"
+        "  for c in calls(repo): scan\n"
+        "    check (~ c.callee /^(?P<hw>[a-z]+)/)\n"
+        "  for a in assignments(c.file): scan\n"
+        "    check (!= a.line c.line)\n"
+        "    check (exists f files(repo) (and (== f.path c.file) (!= f.tier 1)))  (once per c)\n"
+        "  for l in lines(a.file): index lines(a.file) by .line in [(- a.line 3), +inf)\n"
+        "    check (>= l.line (- a.line 3))\n"
+        "    check (>= (count q lines(c.file) (== q.code hw)) 1)  (once per c)\n"
+        "  then\n"
+        "    check (== (count e files(changed) (== e.tier 2)) 0)  (once)\n"
+        "    check unless (exists k lines(a.file) (and (== k.code c.callee) (< k.line a.line)))  (once per a)\n"
+        "    check unless (exists fn functions(repo) (in hw fn.calls))  (once per c)\n"
+        "    check unless (exists m lines(l.file) (and (== m.line (+ l.line 1)) m.added))\n"
+        "  binders\n"
+        "    exists f in files(repo): index files(repo) by .path = c.file\n"
+        "    count q in lines(c.file): index lines(c.file) by .code = hw\n"
+        "    exists k in lines(a.file): index lines(a.file) by .code = c.callee, within .line in (-inf, a.line)\n"
+        "    exists fn in functions(repo): index functions(repo) by .calls holding hw\n"
+        "    count e in files(changed): index files(changed) by .tier = 2\n"
+        "    exists m in lines(l.file): index lines(l.file) by .line = (+ l.line 1)\n");
   CHECK(p.plan("NOPE").empty());
 }
 
@@ -410,4 +446,54 @@ TEST_CASE("planner: word lookups keep every fact the regex matches") {
   EvalResult rb = evaluate(*loaded.program, b, nested);
   CHECK(findings_text(ra) == findings_text(rb));
   CHECK(ra.findings.size() >= 6);
+}
+
+TEST_CASE("planner: the literal prefilter of a holed regex keeps every match RE2 finds") {
+  // Each required hole's value must occur in the text before RE2 is asked; the reference is
+  // RE2 itself on the pattern with the values inserted (quoted), for every (l, k) pair.
+  MemoryFacts m;
+  const std::vector<std::string> cases = {
+      "\\b{w}\\s*=",  // required, bounded
+      "{w}{v}\\(",    // two adjacent required holes
+      "x{w}?y",       // quantified: not required
+      "(a|{w})",      // in a group and an alternation: not required
+      "(?i)^{w}",     // case-insensitive: not required
+      "[{w}]z",       // inside a class: not required
+  };
+  const std::vector<std::string> hole_values = {"x", "ab", "", "a.b", "X", "(", "y_z"};
+  const std::vector<std::string> texts = {"x = 1", "ab(", "a.b = 2", "xy", "y", "X(", "yz", "axy", "Ab", "((", "y_z=3",
+                                          "a", "xab(", "zz", "abab(", ""};
+  for (const auto& pattern : cases) {
+    std::string text = rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>[^|]*)\\|(?P<v>.*)$/\n"
+                                 "  for k in lines(repo) where k.text ~ /" + pattern + "/",
+                            "{l.code} {k.text}");
+    auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
+    INFO(pattern);
+    REQUIRE(loaded.ok());
+    MemoryFacts f;
+    f.changed = {"a.py"};
+    for (const auto& w : hole_values)
+      for (const auto& v : {std::string("b"), std::string("")}) f.add("lines", "a.py", 1, {{"code", Value(w + "|" + v)}});
+    for (const auto& t : texts) f.add("lines", "b.py", 2, {{"text", Value(t)}, {"code", Value("-")}});
+    EvalResult r = evaluate(*loaded.program, f, {});
+    std::set<std::string> got, want;
+    for (const auto& x : r.findings) got.insert(x.problem);
+    for (const auto& w : hole_values)
+      for (const auto& v : {std::string("b"), std::string("")}) {
+        std::string p = pattern;
+        auto put = [&](const std::string& hole, const std::string& value) {
+          auto at = p.find(hole);
+          if (at != std::string::npos) p.replace(at, hole.size(), re2::RE2::QuoteMeta(value));
+        };
+        put("{w}", w);
+        put("{v}", v);
+        re2::RE2 re(p, re2::RE2::Quiet);
+        if (!re.ok()) continue;  // `[]z`: RE2 rejects the instance, and the rule matches nothing
+        for (const auto& t : texts)
+          if (re2::RE2::PartialMatch(t, re)) want.insert(w + "|" + v + " " + t);
+        // lines(repo) holds the changed lines too: their text field is absent (no match)
+      }
+    CHECK(got == want);
+    CHECK(!want.empty());
+  }
 }
