@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <re2/set.h>
+
 #include "dsl/plan.hpp"
 #include "dsl/schedule.hpp"
 
@@ -434,12 +436,19 @@ class Evaluator final : public RuleEngine {
     }
     if (p.kind == Probe::Kind::Capture)  // one index per regex and group
       key += '\1' + std::to_string(reinterpret_cast<uintptr_t>(p.regex)) + '\1' + std::to_string(p.group);
+    if (p.kind == Probe::Kind::Regex)  // one index per regex set
+      key += '\1' + std::to_string(reinterpret_cast<uintptr_t>(p.set.get()));
     auto it = indexes_.find(key);
     if (it != indexes_.end()) return it->second;
     // Built once per evaluate() for every rule that asks; like the query, not charged to the
     // rule that happens to ask first.
     auto work = begin_shared();
     Index& idx = indexes_[key];
+    if (p.kind == Probe::Kind::Regex) {
+      regex_set_index(idx, facts, p);
+      end_shared(work, qkey.substr(0, qkey.find('\0')));
+      return idx;
+    }
     for (uint32_t i = 0; i < facts.size(); ++i) {
       Value v = field_path(facts[i], p.path);
       auto add = [&](const std::string& k) {
@@ -488,6 +497,7 @@ class Evaluator final : public RuleEngine {
         case Probe::Kind::Range:
           if (v.is_int()) idx.sorted.emplace_back(v.as_int(), i);  // `<` on a non-integer is false
           break;
+        case Probe::Kind::Regex: break;  // regex_set_index
       }
     }
     if (p.kind == Probe::Kind::Range) {
@@ -496,6 +506,48 @@ class Evaluator final : public RuleEngine {
     }
     end_shared(work, qkey.substr(0, qkey.find('\0')));
     return idx;
+  }
+
+  /// A Regex index: bucket "r<k>" holds, ascending, the facts whose field (a string, or a list
+  /// holding a string) the k-th regex of the probe's set matches. One RE2::Set pass per value;
+  /// when RE2 cannot build the set or its DFA runs out of memory on a value, each regex of the
+  /// set is asked on its own for that value (the same answer, more work).
+  void regex_set_index(Index& idx, const std::vector<FactPtr>& facts, const Probe& p) {
+    const auto& regexes = *p.set;
+    re2::RE2::Options o;
+    o.set_log_errors(false);
+    o.set_max_mem(int64_t{64} << 20);
+    re2::RE2::Set set(o, re2::RE2::UNANCHORED);
+    bool ok = true;
+    for (const CompiledRegex* cr : regexes) {
+      std::string error;
+      ok = ok && set.Add(cr->re->pattern(), &error) >= 0;
+    }
+    ok = ok && set.Compile();
+    std::vector<std::vector<uint32_t>*> buckets;
+    for (size_t k = 0; k < regexes.size(); ++k) buckets.push_back(&idx.buckets["r" + std::to_string(k)]);
+    std::vector<int> hits;
+    auto add = [&](size_t k, uint32_t i) {
+      auto& b = *buckets[k];
+      if (b.empty() || b.back() != i) b.push_back(i);
+    };
+    auto one = [&](const std::string& text, uint32_t i) {
+      hits.clear();
+      re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
+      if (ok && set.Match(text, &hits, &info)) {
+        for (int k : hits) add(static_cast<size_t>(k), i);
+        return;
+      }
+      if (ok && info.kind == re2::RE2::Set::kNoError) return;  // no regex matches
+      for (size_t k = 0; k < regexes.size(); ++k)
+        if (regex_search(*regexes[k]->re, text, nullptr)) add(k, i);
+    };
+    for (uint32_t i = 0; i < facts.size(); ++i) {
+      Value v = field_path(facts[i], p.path);
+      if (v.is_string()) one(v.as_string(), i);
+      for (const auto& x : v.as_list())
+        if (x.is_string()) one(x.as_string(), i);
+    }
   }
 
   /// The facts of a Word index with a token that is (w), starts with (<), ends with (>) or
@@ -541,6 +593,7 @@ class Evaluator final : public RuleEngine {
       }
       return best;
     }
+    if (p.kind == Probe::Kind::Regex) return "r" + std::to_string(p.set_at);
     if (p.kind == Probe::Kind::DottedTail) {
       const RegexHole& h = p.regex->holes[0];
       Value v = resolve(h.name, h.path);

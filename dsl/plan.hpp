@@ -21,6 +21,9 @@
 //    written (moving it before a `for` could scan for bindings that `for` never makes), but
 //    when it reads nothing bound by the innermost `for`s around it, its value is memoised per
 //    binding of the last `for` it reads (Filter::memo; `(once per v)` in explain);
+//  - a regex set: a `for`/`exists` over a whole-tree scope whose `where` has no key but a
+//    conjunct `v.f ~ /R/` (no holes) reads the facts R matches, found for every such regex of
+//    the program at once (one RE2::Set pass per fact instead of one regex per rule per fact);
 //  - reads by key (demand-driven evaluation, with a literal prefilter): when such a lookup reads
 //    a field spelled in the file text (FieldSchema::in_text) of a repository-wide or named
 //    scope whose facts are not built yet, only the files whose text holds the key's identifier
@@ -60,11 +63,19 @@ struct Probe {
     /// at most, on one field): facts whose integer field lies in the range, found by binary
     /// search in the facts sorted by that field (`lines(l.file) where p.line < l.line`)
     Range,
+    /// `v.f ~ /R/` (R without holes) over a whole-tree scope (changed, base, repo, globs):
+    /// facts whose field R matches. Every such regex of the program on one source and field is
+    /// one RE2::Set (`set`), matched once per fact when the first rule asks; a rule then reads
+    /// only the facts its own regex matches (its position in the set, `set_at`)
+    Regex,
   };
   Kind kind = Kind::Equal;
+  /// Regex: the regexes of one (source, field), in the order of their positions in the set.
+  std::shared_ptr<const std::vector<const CompiledRegex*>> set;
+  size_t set_at = 0;
   std::vector<std::string> path;           ///< field path read on the binder's fact: {"file"}
   const ast::Expr* key = nullptr;          ///< Equal/Member: X; DottedTail: the regex node
-  const CompiledRegex* regex = nullptr;    ///< DottedTail, Capture, Word
+  const CompiledRegex* regex = nullptr;    ///< DottedTail, Capture, Word, Regex
   size_t group = 0;                        ///< Capture: the group's index in `regex`
   /// Word: the holes of `regex` that are required literals, with whether the regex puts a
   /// word boundary right before (`before`) / after (`after`) the inserted text; both = the

@@ -242,13 +242,14 @@ class Planner {
     captures(*where, caps);
     std::vector<const Expr*> cs;
     conjuncts(*where, cs);
-    std::optional<Probe> join, constant, word, range;
+    std::optional<Probe> join, constant, word, range, rx;
     for (size_t i = 0; i < cs.size(); ++i) {
       const Expr* c = cs[i];
       auto pr = join ? std::nullopt : probe_of(*c, v, caps);
       if (!pr && !join) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
         if (!word && !join) word = word_probe(*c, v, caps);
+        if (!rx && d.scope.kind != ast::ScopeExpr::Kind::Expr) rx = regex_probe(*c, v);
         range_bound(*c, v, caps, range);
         continue;
       }
@@ -257,7 +258,7 @@ class Planner {
       if (pr->kind == Probe::Kind::DottedTail || !names.empty()) join = pr;
       else if (!constant) constant = pr;
     }
-    std::optional<Probe> out = join ? join : word ? word : constant ? constant : range;
+    std::optional<Probe> out = join ? join : word ? word : constant ? constant : rx ? rx : range;
     if (out && out->kind == Probe::Kind::Equal) {
       // the other equalities of the `where` make a composite key
       for (const Expr* c : cs) {
@@ -348,6 +349,20 @@ class Planner {
       return pr;
     }
     return std::nullopt;
+  }
+
+  /// `v.f ~ /R/` with R a regex without holes: a Regex probe (its set is filled by plan_program).
+  std::optional<Probe> regex_probe(const Expr& c, const std::string& v) const {
+    if (c.kind != Expr::Kind::Compare || c.text != "~" || c.kids.size() != 2) return std::nullopt;
+    auto f = field_of(*c.kids[0], v);
+    const CompiledRegex* cr = regex(c);
+    if (!f || !cr || !cr->holes.empty()) return std::nullopt;
+    Probe pr;
+    pr.kind = Probe::Kind::Regex;
+    pr.path = *f;
+    pr.regex = cr;
+    pr.conjunct = &c;
+    return pr;
   }
 
   /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`.
@@ -604,6 +619,8 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
       }
       return out;
     }
+    case Probe::Kind::Regex:
+      return s + " matching /" + p.regex->pattern + "/ (regex set)";
     case Probe::Kind::Range:
       return s + " in " + (p.lower ? std::string(p.lower_strict ? "(" : "[") + ast::dump(*p.lower) : std::string("(-inf")) +
              ", " + (p.upper ? ast::dump(*p.upper) + (p.upper_strict ? ")" : "]") : std::string("+inf)"));
@@ -645,10 +662,43 @@ void plan_program(ProgramImpl& p) {
   }
   for (const auto* k : p.kinds)
     if (k->when) planner.walk(*k->when, p.probes);
+  // Regex probes: one set per (source, field) of every such regex of the program (the same
+  // pattern once), so that one RE2::Set pass over a fact answers them all
+  std::vector<std::pair<std::string, Probe*>> rx;
+  auto note = [&](const std::string& source, std::optional<Probe>& pr) {
+    if (pr && pr->kind == Probe::Kind::Regex) rx.emplace_back(source, &*pr);
+  };
+  auto note_body = [&](const ast::Rule& r) {
+    auto it = p.plans.find(&r);
+    if (it == p.plans.end()) return;
+    for (size_t i = 0; i < r.fors.size() && i < it->second.fors.size(); ++i) note(r.fors[i].domain.source, it->second.fors[i].probe);
+  };
+  for (const auto& pr : p.rules) {
+    note_body(*pr.rule);
+    for (const auto& a : pr.rule->alsos) note_body(a);
+  }
+  for (auto& [e, pr] : p.probes)
+    if (pr.kind == Probe::Kind::Regex && e->domain) rx.emplace_back(e->domain->source, &pr);
+  std::map<std::string, std::vector<Probe*>> by_field;
+  for (auto& [source, pr] : rx) {
+    std::string key = source;
+    for (const auto& f : pr->path) key += '\0' + f;
+    by_field[key].push_back(pr);
+  }
+  for (auto& [key, probes] : by_field) {
+    auto set = std::make_shared<std::vector<const CompiledRegex*>>();
+    std::map<std::string, size_t> at;
+    for (Probe* pr : probes) {
+      auto [it, fresh] = at.emplace(pr->regex->pattern, set->size());
+      if (fresh) set->push_back(pr->regex);
+      pr->set_at = it->second;
+    }
+    for (Probe* pr : probes) pr->set = set;
+  }
 }
 
 bool probe_in_text(const ProgramImpl& p, const std::string& source, const Probe& probe) {
-  if (probe.path.size() != 1 || probe.kind == Probe::Kind::Range) return false;
+  if (probe.path.size() != 1 || probe.kind == Probe::Kind::Range || probe.kind == Probe::Kind::Regex) return false;
   for (const auto& s : p.schema)
     if (s.name == source) {
       const FieldSchema* f = s.field(probe.path[0]);

@@ -109,6 +109,14 @@ const std::string kRules =
                   "  where count(e in files(changed) where e.tier == 2) == 0\n"
                   "  unless exists m in lines(l.file) where m.line == l.line + 1 and m.added",
          "{c.file}:{c.line} {a.line} {l.line} {hw}") +
+    // regex sets: a `for` and an `exists` over whole-tree scopes whose `where` has only a
+    // regex on a field (a string, or a list of strings and other values), two rules' regexes on
+    // one field in one set, the same pattern twice, a case-insensitive alternation
+    rule("REGEX", "  for l in lines(changed) where l.code ~ /^[a-z]+$/ and l.added\n"
+                  "  for fn in functions(repo) where fn.calls ~ /^(zed|y)$/ and fn.file != l.file\n"
+                  "  unless exists e in lines(repo) where e.code ~ /(?i)ZED|\\(/ and e.line > l.line\n"
+                  "  unless exists q in lines(repo) where q.code ~ /^[a-z]+$/ and q.line > l.line + 1",
+         "{l.file}:{l.line} {l.code} {fn.name}") +
     rule("FALLBACK", "  for l in lines(changed) where l.code ~ /^(?P<s>[^a-z]*)/\n"
                      "  unless exists e in lines(l.file) where e.code ~ /^{s}[a-z]/ and e.line > l.line",
          "{l.file}:{l.line} [{s}]");
@@ -233,7 +241,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
                                                   "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
-                                                  "HOIST", "FALLBACK"});
+                                                  "HOIST", "REGEX", "FALLBACK"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -254,14 +262,14 @@ TEST_CASE("planner: golden plans") {
         "    exists p in lines(l.file): index lines(l.file) by .code = l.code, within .line in (-inf, l.line)\n");
   CHECK(p.plan("MEMBER") ==
         "plan MEMBER\n"
-        "  for c in calls(repo): scan\n"
+        "  for c in calls(repo): index calls(repo) by .callee matching /^(?P<nm>\\w+)$/ (regex set)\n"
         "    check (~ c.callee /^(?P<nm>\\w+)$/)\n"
         "  for fn in functions(repo): index functions(repo) by .calls holding nm\n"
         "    check (in nm fn.calls)\n"
         "    check (!= fn.file c.file)\n");
   CHECK(p.plan("TAIL") ==
         "plan TAIL\n"
-        "  for fn in functions(repo): scan\n"
+        "  for fn in functions(repo): index functions(repo) by .name matching /^(?P<hn>\\w+)$/ (regex set)\n"
         "    check (~ fn.name /^(?P<hn>\\w+)$/)\n"
         "  for c in calls(repo): index calls(repo) by .callee after its last '.' = hn\n"
         "    check (~ c.callee /(^|\\.){hn}$/)\n"
@@ -292,7 +300,7 @@ TEST_CASE("planner: golden plans") {
   // a key that reads a capture of the same `where` cannot be looked up before that `where` runs
   CHECK(p.plan("CAPTURE") ==
         "plan CAPTURE\n"
-        "  for l in lines(changed): scan\n"
+        "  for l in lines(changed): index lines(changed) by .code matching /(?P<w>[a-z]+)/ (regex set)\n"
         "    check (~ l.code /(?P<w>[a-z]+)/)\n"
         "  for k in lines(repo): index lines(repo) by .code = w\n"
         "    check (== k.code w)\n"
@@ -303,7 +311,7 @@ TEST_CASE("planner: golden plans") {
         "    exists fn in functions(k.file): index functions(k.file) by .name = w\n");
   CHECK(p.plan("WORD") ==
         "plan WORD\n"
-        "  for l in lines(changed): scan\n"
+        "  for l in lines(changed): index lines(changed) by .code matching /(?P<w>[a-z]+)/ (regex set)\n"
         "    check (~ l.code /(?P<w>[a-z]+)/)\n"
         "  for k in lines(repo): index lines(repo) by .code word = w\n"
         "    check (~ k.code /\\b{w}\\b/)\n"
@@ -341,7 +349,7 @@ TEST_CASE("planner: golden plans") {
   // binders that read only earlier `for`s: once per binding of the last one they read
   CHECK(p.plan("HOIST") ==
         "plan HOIST\n"
-        "  for c in calls(repo): scan\n"
+        "  for c in calls(repo): index calls(repo) by .callee matching /^(?P<hw>[a-z]+)/ (regex set)\n"
         "    check (~ c.callee /^(?P<hw>[a-z]+)/)\n"
         "  for a in assignments(c.file): scan\n"
         "    check (!= a.line c.line)\n"
@@ -361,6 +369,21 @@ TEST_CASE("planner: golden plans") {
         "    exists fn in functions(repo): index functions(repo) by .calls holding hw\n"
         "    count e in files(changed): index files(changed) by .tier = 2\n"
         "    exists m in lines(l.file): index lines(l.file) by .line = (+ l.line 1)\n");
+  // regexes without holes: the facts each matches, from one regex set per source and field
+  CHECK(p.plan("REGEX") ==
+        "plan REGEX\n"
+        "  for l in lines(changed): index lines(changed) by .code matching /^[a-z]+$/ (regex set)\n"
+        "    check (~ l.code /^[a-z]+$/)\n"
+        "    check l.added\n"
+        "  for fn in functions(repo): index functions(repo) by .calls matching /^(zed|y)$/ (regex set)\n"
+        "    check (~ fn.calls /^(zed|y)$/)\n"
+        "    check (!= fn.file l.file)\n"
+        "  then\n"
+        "    check unless (exists e lines(repo) (and (~ e.code /(?i)ZED|\\(/) (> e.line l.line)))  (once per l)\n"
+        "    check unless (exists q lines(repo) (and (~ q.code /^[a-z]+$/) (> q.line (+ l.line 1))))  (once per l)\n"
+        "  binders\n"
+        "    exists e in lines(repo): index lines(repo) by .code matching /(?i)ZED|\\(/ (regex set), within .line in (l.line, +inf)\n"
+        "    exists q in lines(repo): index lines(repo) by .code matching /^[a-z]+$/ (regex set), within .line in ((+ l.line 1), +inf)\n");
   CHECK(p.plan("NOPE").empty());
 }
 
@@ -393,7 +416,9 @@ TEST_CASE("planner: a key reading a capture of its own where is not looked up") 
                           "{w}");
   auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
   REQUIRE(loaded.ok());
-  CHECK(loaded.program->plan("SELF").find("for k in lines(repo): scan") != std::string::npos);
+  // (the regex itself, without holes, is a regex-set lookup; the capture is no key)
+  CHECK(loaded.program->plan("SELF").find("for k in lines(repo): index lines(repo) by .code matching /(?P<w>\\w+)/ (regex set)\n") != std::string::npos);
+  CHECK(loaded.program->plan("SELF").find("by .text") == std::string::npos);
 }
 
 TEST_CASE("planner: a regex hole is a word key only when every match must contain it") {

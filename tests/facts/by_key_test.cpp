@@ -205,7 +205,7 @@ TEST_CASE("explain --plan says which lookups read a source by key", "[facts][byk
   REQUIRE(loaded.ok());
   CHECK(loaded.program->plan("EQ") ==
         "plan EQ\n"
-        "  for c in calls(changed): scan\n"
+        "  for c in calls(changed): index calls(changed) by .callee matching /\\.(?P<n>\\w+)$/ (regex set)\n"
         "    check c.added\n"
         "    check (~ c.callee /\\.(?P<n>\\w+)$/)\n"
         "  for d in functions(repo): index functions(repo) by .name = n  (read by key: only files whose text holds it are parsed)\n"
@@ -215,7 +215,7 @@ TEST_CASE("explain --plan says which lookups read a source by key", "[facts][byk
   CHECK(loaded.program->plan("MEMBER").find("index functions(repo) by .params holding kw  (read by key") != std::string::npos);
   // a changed-files scope is small: looked up in an index, not read by key
   CHECK(loaded.program->plan("WORD").find("for f in functions(changed): scan") != std::string::npos);
-  CHECK(loaded.program->plan("EQ").find("calls(changed): index") == std::string::npos);
+  CHECK(loaded.program->plan("EQ").find("calls(changed): index calls(changed) by .callee matching /\\.(?P<n>\\w+)$/ (regex set)\n") != std::string::npos);
 }
 
 namespace {
@@ -423,7 +423,7 @@ TEST_CASE("explain --plan names the later lookups' keys a read by key asks for",
   REQUIRE(loaded.ok());
   CHECK(loaded.program->plan("FILEKEY") ==
         "plan FILEKEY\n"
-        "  for c0 in calls(changed): scan\n"
+        "  for c0 in calls(changed): index calls(changed) by .callee matching /^(?P<n>\\w+)$/ (regex set)\n"
         "    check c0.added\n"
         "    check (~ c0.callee /^(?P<n>\\w+)$/)\n"
         "  for kw in c0.kwarg_names: scan\n"
