@@ -19,7 +19,7 @@ using Factory = std::unique_ptr<Source> (*)();
 constexpr Factory kSources[] = {
     &make_pr_source,          &make_files_source,          &make_lines_source,
     &make_added_lines_source, &make_removed_lines_source,  &make_functions_source,
-    &make_calls_source,       &make_assignments_source,    &make_statements_source,
+    &make_calls_source,       &make_call_targets_source,   &make_assignments_source,    &make_statements_source,
     &make_branches_source,    &make_dispatch_cases_source, &make_unbound_reads_source, &make_classes_source,
     &make_methods_source,     &make_overrides_source,      &make_subclasses_source,    &make_attributes_source,
     &make_clones_source,      &make_siblings_source,       &make_symbols_source,

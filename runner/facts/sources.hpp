@@ -16,6 +16,7 @@ std::unique_ptr<Source> make_added_lines_source();     // lines.cpp
 std::unique_ptr<Source> make_removed_lines_source();   // lines.cpp
 std::unique_ptr<Source> make_functions_source();       // functions.cpp
 std::unique_ptr<Source> make_calls_source();           // calls.cpp
+std::unique_ptr<Source> make_call_targets_source();    // call_targets.cpp
 std::unique_ptr<Source> make_assignments_source();     // assignments.cpp
 std::unique_ptr<Source> make_statements_source();      // statements.cpp
 std::unique_ptr<Source> make_branches_source();        // branches.cpp

@@ -61,7 +61,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
     }
   }
   CHECK(names ==
-        "pr files lines added_lines removed_lines functions calls assignments statements branches "
+        "pr files lines added_lines removed_lines functions calls call_targets assignments statements branches "
         "dispatch_cases unbound_reads classes methods overrides subclasses attributes clones siblings symbols handlers throws includes ifdefs "
         "cmake_commands cmake_targets cmake_installs workflows jobs steps sections repos location construct ");
   auto facts = ChangeBuilder().facts();

@@ -1,0 +1,807 @@
+// Source `call_targets`: call resolution for Python. One fact per call of a Python file, naming
+// the definition of the repository the call runs when the resolver can tell which one it is, and
+// whether the call's arguments bind to that definition's parameters (Python's binding rules, as
+// far as the call's text and the signature show them).
+//
+// What resolves (head side only; every other call is reported with `unresolved` saying why):
+//   - a bare name `f(...)`: a def nested in an enclosing function, else the module's own def or
+//     class, else what a `from m import f [as g]` (module level, or in an enclosing function)
+//     binds, followed through the repository's modules (relative and absolute imports,
+//     re-exports and `from m import *`, cycles cut, at most kMaxHops modules);
+//   - `m.f(...)` / `pkg.mod.f(...)` where `m` is bound by `import` or names a module of the
+//     repository, walked part by part (submodule or name);
+//   - `self.f(...)` in a method whose first parameter is `self`: the method of the enclosing
+//     class or of the nearest base (bases resolved as names, left to right, depth first);
+//     `super().f(...)` the same from the bases;
+//   - a class `Cls(...)`: its `__init__`, found the same way (a constructor).
+// A name bound more than once in the scope that decides (a def and an import, two defs under
+// `if`/`try`, an assignment) is ambiguous and stays unresolved; so is a name that a local
+// variable, parameter, loop or `with` target may bind, a method found past a base that is not a
+// class of the repository (`nn.Module`: it may define the method), an attribute that some class
+// of the chain assigns (`self.f = …`), and a class with `__new__`, a metaclass, or a decorator
+// (`@dataclass` writes the constructor) on the way to its `__init__`. Missing modules, external
+// packages, star imports that do not define the name and import cycles leave a call unresolved;
+// the resolver never throws on them.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "runner/facts/sources.hpp"
+#include "runner/facts/util.hpp"
+
+namespace review::facts {
+namespace {
+
+using dsl::FactPtr;
+using dsl::Value;
+using T = dsl::Type;
+using util::field;
+using util::in_text;
+
+/// Modules followed for one name before giving up (re-export chains are short in practice).
+constexpr int kMaxHops = 12;
+
+std::string dir_of(const std::string& path) {
+  size_t s = path.rfind('/');
+  return s == std::string::npos ? std::string() : path.substr(0, s + 1);
+}
+
+std::vector<std::string> split_dots(std::string_view s) {
+  std::vector<std::string> out;
+  size_t a = 0;
+  while (true) {
+    size_t b = s.find('.', a);
+    out.emplace_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+    if (b == std::string_view::npos) break;
+    a = b + 1;
+  }
+  return out;
+}
+
+bool all_identifiers(const std::vector<std::string>& parts) {
+  return !parts.empty() && std::all_of(parts.begin(), parts.end(), [](const std::string& p) { return util::is_identifier(p); });
+}
+
+// The repository's Python modules: each head `.py` file under its dotted name, counted from the
+// top of its package tree (the first folder up that has no `__init__.py`).
+struct ModuleIndex {
+  std::set<std::string> files;                                  // every tracked path
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> by_name;  // dotted -> (path, root)
+  std::set<std::string> package_roots;                          // roots holding a package ("" always)
+
+  explicit ModuleIndex(const std::vector<std::string>& paths) {
+    std::set<std::string> pkg_dirs;
+    for (const auto& p : paths) {
+      files.insert(p);
+      if (p == "__init__.py" || (p.size() > 12 && p.compare(p.size() - 12, 12, "/__init__.py") == 0)) pkg_dirs.insert(dir_of(p));
+    }
+    package_roots.insert("");
+    for (const auto& p : paths) {
+      if (p.size() < 4 || p.compare(p.size() - 3, 3, ".py") != 0) continue;
+      std::string stem = p.substr(0, p.size() - 3);
+      bool init = stem == "__init__" || (stem.size() > 9 && stem.compare(stem.size() - 9, 9, "/__init__") == 0);
+      std::string d = dir_of(p);
+      std::string root = d;
+      while (!root.empty() && pkg_dirs.count(root)) root = dir_of(root.substr(0, root.size() - 1));
+      std::string rel = init ? d.substr(root.size()) : stem.substr(root.size());
+      if (!rel.empty() && rel.back() == '/') rel.pop_back();
+      if (rel.empty()) continue;  // a top-level __init__.py of a non-package folder
+      std::string dotted = rel;
+      std::replace(dotted.begin(), dotted.end(), '/', '.');
+      if (!all_identifiers(split_dots(dotted))) continue;
+      by_name[dotted].push_back({p, root});
+      if (dotted.find('.') != std::string::npos) package_roots.insert(root);
+    }
+  }
+
+  // The file of absolute module `dotted` imported from `from`: a module of a package root, or a
+  // sibling module of a script folder. "" when none or more than one qualifies.
+  std::string absolute(const std::string& dotted, const std::string& from) const {
+    auto it = by_name.find(dotted);
+    if (it == by_name.end()) return "";
+    std::string found;
+    int n = 0;
+    std::string here = dir_of(from);
+    for (const auto& [path, root] : it->second)
+      if (package_roots.count(root) || root == here) {
+        found = path;
+        ++n;
+      }
+    return n == 1 ? found : "";
+  }
+
+  // The file of module `rel` (dots then an optional dotted name) relative to file `from`; "" when
+  // it is not a file of the repository.
+  std::string relative(const std::string& rel, const std::string& from) const {
+    size_t dots = rel.find_first_not_of('.');
+    if (dots == std::string::npos) dots = rel.size();
+    std::string base = dir_of(from);
+    for (size_t i = 1; i < dots; ++i) {
+      if (base.empty()) return "";
+      base = dir_of(base.substr(0, base.size() - 1));
+    }
+    std::string rest = rel.substr(dots);
+    std::replace(rest.begin(), rest.end(), '.', '/');
+    if (rest.empty()) return files.count(base + "__init__.py") ? base + "__init__.py" : "";
+    if (files.count(base + rest + ".py")) return base + rest + ".py";
+    if (files.count(base + rest + "/__init__.py")) return base + rest + "/__init__.py";
+    return "";
+  }
+
+  std::string module_file(const std::string& module, const std::string& from) const {
+    if (module.empty()) return "";
+    return module[0] == '.' ? relative(module, from) : absolute(module, from);
+  }
+
+  // The submodule `name` of the package whose `__init__.py` is `init`; "" when none.
+  std::string submodule(const std::string& init, const std::string& name) const {
+    if (init.size() < 11 || init.compare(init.size() - 11, 11, "__init__.py") != 0) return "";
+    std::string d = dir_of(init);
+    if (files.count(d + name + ".py")) return d + name + ".py";
+    if (files.count(d + name + "/__init__.py")) return d + name + "/__init__.py";
+    return "";
+  }
+};
+
+// The module index of the change under review, built once (a weak reference to the change keys
+// it, so a later change at the same address is never mistaken for it).
+std::shared_ptr<const ModuleIndex> module_index(SourceContext& ctx) {
+  static std::mutex mu;
+  static std::weak_ptr<const change::Change> owner;
+  static std::shared_ptr<const ModuleIndex> cached;
+  std::lock_guard lock(mu);
+  auto change = ctx.change_ptr();
+  if (owner.lock() != change || !cached) {
+    cached = std::make_shared<ModuleIndex>(ctx.repo_files());
+    owner = change;
+  }
+  return cached;
+}
+
+// What a name or dotted path resolved to.
+struct Target {
+  enum class Kind { None, Function, Class, Module } kind = Kind::None;
+  std::shared_ptr<const lang::SourceModel> model;  // the file that defines it
+  const lang::Function* fn = nullptr;
+  const lang::Class* cls = nullptr;
+  std::string why;  // for None: why not resolved
+  bool absent = false;  // for None: the name is defined nowhere the search looked (not unknown)
+  bool external = false;  // for None: bound to another package's module, or to no name of the repository
+};
+
+Target external(std::string why) {
+  Target t;
+  t.why = std::move(why);
+  t.external = true;
+  return t;
+}
+
+Target none(std::string why) {
+  Target t;
+  t.why = std::move(why);
+  return t;
+}
+
+// One binding of a name in a scope.
+struct Binding {
+  enum class Kind { Def, Class, Import, ImportModule, Assign, Star } kind;
+  const lang::Function* fn = nullptr;
+  const lang::Class* cls = nullptr;
+  std::string module;  // Import: the module; ImportModule: the module imported
+  std::string orig;    // Import: the imported name
+};
+
+// `import a.b.c` binds `a` (module "a"); `import a.b as x` binds `x` (module "a.b");
+// `from m import f as g` binds `g` (module m, name f); `from m import *` binds whatever m exports.
+void import_bindings(const lang::Import& imp, const std::string& name, std::vector<Binding>& out, bool stars) {
+  if (imp.names.empty()) {
+    std::string top = imp.module.substr(0, imp.module.find('.'));
+    if (top == name) out.push_back({Binding::Kind::ImportModule, nullptr, nullptr, top, ""});
+    return;
+  }
+  bool plain = imp.names.size() == 1 && imp.names[0].rfind(imp.module + " as ", 0) == 0;
+  for (const auto& n : imp.names) {
+    size_t as = n.find(" as ");
+    std::string bound = util::trim(as == std::string::npos ? n : n.substr(as + 4));
+    std::string orig = util::trim(as == std::string::npos ? n : n.substr(0, as));
+    if (orig == "*") {
+      if (stars) out.push_back({Binding::Kind::Star, nullptr, nullptr, imp.module, ""});
+      continue;
+    }
+    if (bound != name) continue;
+    if (plain) out.push_back({Binding::Kind::ImportModule, nullptr, nullptr, imp.module, ""});
+    else out.push_back({Binding::Kind::Import, nullptr, nullptr, imp.module, orig});
+  }
+}
+
+bool module_level(const lang::SourceModel& m, int line) {
+  if (line < 1 || line > static_cast<int>(m.lines.size())) return false;
+  const auto& li = m.lines[static_cast<size_t>(line - 1)];
+  return li.function < 0 && li.cls < 0;
+}
+
+class Resolver {
+ public:
+  Resolver(SourceContext& ctx, const ModuleIndex& idx) : ctx_(ctx), idx_(idx) {}
+
+  std::shared_ptr<const lang::SourceModel> model(const std::string& path) {
+    auto it = models_.find(path);
+    if (it != models_.end()) return it->second;
+    auto m = ctx_.model(path, false);
+    if (m && (m->skipped || m->language != lang::Language::Python)) m = nullptr;
+    return models_[path] = m;
+  }
+
+  // The module-level bindings of `name` in `m` (stars: `from x import *` lines too).
+  std::vector<Binding> module_bindings(const lang::SourceModel& m, const std::string& name, bool stars) {
+    std::vector<Binding> out;
+    for (const auto& f : m.functions)
+      if (f.cls.empty() && f.qualified == f.name && f.name == name) out.push_back({Binding::Kind::Def, &f, nullptr, "", ""});
+    for (const auto& c : m.classes)
+      if (c.qualified == c.name && c.name == name) out.push_back({Binding::Kind::Class, nullptr, &c, "", ""});
+    for (const auto& imp : m.imports)
+      if (module_level(m, imp.line)) import_bindings(imp, name, out, stars);
+    for (const auto& a : m.assignments)
+      if (a.function.empty() && a.cls.empty() && a.target == name) out.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
+    return out;
+  }
+
+  // An import of a module that is no file of the repository: another package's when absolute and
+  // its top-level name is no module of the repository either.
+  Target missing_module(const std::string& module) {
+    std::string why = "module `" + module + "` is not a module of the repository";
+    if (module.empty() || module[0] == '.') return none(why);
+    std::string top = module.substr(0, module.find('.'));
+    if (idx_.by_name.count(top)) return none(why);
+    return external(why);
+  }
+
+  // Follows one binding found in file `path` (model `m`).
+  Target follow(const Binding& b, const std::shared_ptr<const lang::SourceModel>& m, int hops) {
+    switch (b.kind) {
+      case Binding::Kind::Def: {
+        Target t;
+        t.kind = Target::Kind::Function;
+        t.model = m;
+        t.fn = b.fn;
+        return t;
+      }
+      case Binding::Kind::Class: {
+        Target t;
+        t.kind = Target::Kind::Class;
+        t.model = m;
+        t.cls = b.cls;
+        return t;
+      }
+      case Binding::Kind::Assign: return none("assigned, not defined");
+      case Binding::Kind::Star: return none("star import");
+      case Binding::Kind::ImportModule: {
+        std::string f = idx_.module_file(b.module, m->path);
+        if (f.empty()) return missing_module(b.module);
+        Target t;
+        t.kind = Target::Kind::Module;
+        t.model = model(f);
+        if (!t.model) return none("module `" + b.module + "` could not be read");
+        return t;
+      }
+      case Binding::Kind::Import: {
+        std::string f = idx_.module_file(b.module, m->path);
+        if (f.empty()) return missing_module(b.module);
+        return in_module(f, b.orig, hops + 1);
+      }
+    }
+    return none("unknown binding");
+  }
+
+  // What `name` is in module file `path`: its own binding, a submodule of a package, or what a
+  // star import brings.
+  Target in_module(const std::string& path, const std::string& name, int hops) {
+    std::string memo_key = path + '\n' + name;
+    auto hit = module_memo_.find(memo_key);
+    if (hit != module_memo_.end()) return hit->second;
+    Target t = in_module_uncached(path, name, hops);
+    if (visiting_.empty()) module_memo_[memo_key] = t;
+    return t;
+  }
+
+  Target in_module_uncached(const std::string& path, const std::string& name, int hops) {
+    if (hops > kMaxHops) return none("import chain longer than " + std::to_string(kMaxHops) + " modules");
+    std::string key = path + '\n' + name;
+    if (!visiting_.insert(key).second) return none("import cycle");
+    struct Leave {
+      std::set<std::string>& s;
+      std::string k;
+      ~Leave() { s.erase(k); }
+    } leave{visiting_, key};
+    auto m = model(path);
+    if (!m) return none("`" + path + "` could not be read");
+    auto bs = module_bindings(*m, name, false);
+    if (bs.size() > 1) return none("`" + name + "` is bound more than once in `" + path + "`");
+    if (bs.size() == 1) return follow(bs[0], m, hops);
+    std::string sub = idx_.submodule(path, name);
+    if (!sub.empty()) {
+      Target t;
+      t.kind = Target::Kind::Module;
+      t.model = model(sub);
+      if (t.model) return t;
+    }
+    for (const auto& f : m->functions)
+      if (f.cls.empty() && f.qualified == "__getattr__") return none("`" + path + "` defines module `__getattr__`");
+    // star imports: the name must come from exactly one of them
+    std::vector<Binding> stars;
+    for (const auto& imp : m->imports)
+      if (module_level(*m, imp.line)) import_bindings(imp, "", stars, true);
+    Target found = none("`" + name + "` is not defined in `" + path + "`");
+    int n = 0;
+    for (const auto& s : stars) {
+      std::string f = idx_.module_file(s.module, path);
+      if (f.empty()) {
+        found = none("`" + name + "` may come from `from " + s.module + " import *`");
+        n = 2;
+        break;
+      }
+      Target t = in_module(f, name, hops + 1);
+      if (t.kind != Target::Kind::None) {
+        found = t;
+        ++n;
+      }
+    }
+    if (n > 1 && found.kind != Target::Kind::None) return none("`" + name + "` comes from more than one star import");
+    return found;
+  }
+
+  // Walks `parts` from a resolved module.
+  Target walk(Target t, const std::vector<std::string>& parts, size_t from) {
+    for (size_t i = from; i < parts.size(); ++i) {
+      if (t.kind != Target::Kind::Module) return none("`" + parts[i] + "` is read from a " + (t.kind == Target::Kind::Class ? "class" : "function") + ", not followed");
+      t = in_module(t.model->path, parts[i], 0);
+      if (t.kind == Target::Kind::None) return t;
+    }
+    return t;
+  }
+
+  // Names a loop, `with`, `lambda`, `global`/`nonlocal`, `del` or walrus may bind in lines [a, b].
+  static bool maybe_rebound(const lang::SourceModel& m, int a, int b, const std::string& name) {
+    for (int l = a; l <= b && l <= static_cast<int>(m.lines.size()); ++l) {
+      const std::string& code = m.lines[static_cast<size_t>(l - 1)].code;
+      if (code.find(name) == std::string::npos) continue;
+      bool binder = code.find("for ") != std::string::npos || code.find(" as ") != std::string::npos ||
+                    code.find("lambda") != std::string::npos || code.find("global") != std::string::npos ||
+                    code.find("nonlocal") != std::string::npos || code.find(":=") != std::string::npos ||
+                    code.find("del ") != std::string::npos || code.find("except") != std::string::npos;
+      if (!binder) continue;
+      // a whole-token occurrence
+      for (size_t p = code.find(name); p != std::string::npos; p = code.find(name, p + 1)) {
+        bool l_ok = p == 0 || !(std::isalnum(static_cast<unsigned char>(code[p - 1])) || code[p - 1] == '_' || code[p - 1] == '.');
+        size_t e = p + name.size();
+        bool r_ok = e >= code.size() || !(std::isalnum(static_cast<unsigned char>(code[e])) || code[e] == '_');
+        if (l_ok && r_ok) return true;
+      }
+    }
+    return false;
+  }
+
+  // What the bare name `name` means at a call inside function `fq` ("" at module level) of `m`.
+  Target name_at(const std::shared_ptr<const lang::SourceModel>& m, const std::string& fq, const std::string& name) {
+    std::string memo_key = m->path + '\n' + fq + '\n' + name;
+    auto hit = name_memo_.find(memo_key);
+    if (hit != name_memo_.end()) return hit->second;
+    Target t = name_at_uncached(m, fq, name);
+    if (visiting_.empty()) name_memo_[memo_key] = t;
+    return t;
+  }
+
+  Target name_at_uncached(const std::shared_ptr<const lang::SourceModel>& m, const std::string& fq, const std::string& name) {
+    // enclosing functions, innermost first
+    std::vector<const lang::Function*> chain;
+    if (!fq.empty()) {
+      std::string q = fq;
+      while (true) {
+        for (const auto& f : m->functions)
+          if (f.qualified == q) {
+            chain.push_back(&f);
+            break;
+          }
+        size_t dot = q.rfind('.');
+        if (dot == std::string::npos) break;
+        q = q.substr(0, dot);
+      }
+    }
+    for (const auto* f : chain) {
+      std::vector<Binding> bs;
+      for (const auto& g : m->functions)
+        if (g.qualified == f->qualified + "." + name) bs.push_back({Binding::Kind::Def, &g, nullptr, "", ""});
+      for (const auto& c : m->classes)
+        if (c.qualified == f->qualified + "." + name) bs.push_back({Binding::Kind::Class, nullptr, &c, "", ""});
+      for (const auto& p : f->params)
+        if (p.name == name) return none("`" + name + "` is a parameter of `" + f->qualified + "`");
+      for (const auto& a : m->assignments)
+        if (a.function == f->qualified && a.target == name) bs.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
+      for (const auto& imp : m->imports)
+        if (imp.line >= f->start_line && imp.line <= f->end_line && imp.line >= 1 &&
+            imp.line <= static_cast<int>(m->lines.size())) {
+          int fi = m->lines[static_cast<size_t>(imp.line - 1)].function;
+          if (fi >= 0 && &m->functions[static_cast<size_t>(fi)] == f) import_bindings(imp, name, bs, false);
+        }
+      if (maybe_rebound(*m, f->start_line, f->end_line, name)) return none("`" + name + "` may be rebound in `" + f->qualified + "`");
+      if (bs.size() > 1) return none("`" + name + "` is bound more than once in `" + f->qualified + "`");
+      if (bs.size() == 1) return follow(bs[0], m, 0);
+    }
+    auto bs = module_bindings(*m, name, false);
+    if (bs.size() > 1) return none("`" + name + "` is bound more than once in `" + m->path + "`");
+    if (bs.size() == 1) return follow(bs[0], m, 0);
+    std::vector<Binding> stars;
+    for (const auto& imp : m->imports)
+      if (module_level(*m, imp.line)) import_bindings(imp, "", stars, true);
+    if (!stars.empty()) return in_module(m->path, name, 0);
+    return external("`" + name + "` is not defined in the repository (a builtin or undefined)");
+  }
+
+  // The class a base text names, from the scope of the class's file.
+  Target base_class(const std::shared_ptr<const lang::SourceModel>& m, const std::string& base) {
+    if (base.find('=') != std::string::npos) return none("metaclass or class keyword");
+    std::string b = util::trim(base);
+    size_t br = b.find('[');
+    if (br != std::string::npos) b = b.substr(0, br);
+    auto parts = split_dots(b);
+    if (!all_identifiers(parts)) return none("base `" + base + "` is not a name");
+    Target t = name_at(m, "", parts[0]);
+    if (t.kind == Target::Kind::None) return t;
+    t = walk(t, parts, 1);
+    if (t.kind != Target::Kind::Class) return none("base `" + base + "` is not a class of the repository");
+    return t;
+  }
+
+  // The method `name` that an instance of class `c` (in model `m`) runs, searched in `c` itself
+  // unless `skip_self`, then in its bases left to right, depth first.
+  Target method_of(const std::shared_ptr<const lang::SourceModel>& m, const lang::Class* c, const std::string& name,
+                   bool skip_self, int depth, bool constructor) {
+    if (depth > kMaxHops) return none("class hierarchy deeper than " + std::to_string(kMaxHops));
+    std::string key = "class\n" + m->path + '\n' + c->qualified;
+    if (!visiting_.insert(key).second) return none("class hierarchy cycle");
+    struct Leave {
+      std::set<std::string>& s;
+      std::string k;
+      ~Leave() { s.erase(k); }
+    } leave{visiting_, key};
+    if (!skip_self) {
+      if (constructor) {
+        if (c->start_line >= 2) {
+          std::string prev = util::trim(m->text_lines[static_cast<size_t>(c->start_line - 2)]);
+          if (!prev.empty() && prev[0] == '@') return none("class `" + c->qualified + "` is decorated (`" + prev + "`)");
+        }
+        for (const auto& f : m->functions)
+          if (f.qualified == c->qualified + ".__new__") return none("class `" + c->qualified + "` defines `__new__`");
+      }
+      const lang::Function* found = nullptr;
+      int n = 0;
+      for (const auto& f : m->functions)
+        if (f.qualified == c->qualified + "." + name) {
+          found = &f;
+          ++n;
+        }
+      for (const auto& a : m->assignments)
+        if (a.cls == c->name && (a.target == name || a.target == "self." + name))
+          return none("`" + name + "` is assigned as an attribute of `" + c->qualified + "`");
+      if (n > 1) return none("`" + c->qualified + "` defines `" + name + "` more than once");
+      if (n == 1) {
+        Target t;
+        t.kind = Target::Kind::Function;
+        t.model = m;
+        t.fn = found;
+        return t;
+      }
+    }
+    for (const auto& b : c->bases) {
+      if (b.find('=') != std::string::npos) return none("class `" + c->qualified + "` has a class keyword (`" + b + "`)");
+      std::string bn = util::trim(b);
+      if (bn == "object") continue;
+      Target bt = base_class(m, b);
+      if (bt.kind != Target::Kind::Class) return none("base `" + b + "` of `" + c->qualified + "` is not a class of the repository");
+      Target t = method_of(bt.model, bt.cls, name, false, depth + 1, constructor);
+      if (t.kind != Target::Kind::None || !t.absent) return t;
+    }
+    Target t = none("`" + name + "` is not defined in `" + c->qualified + "` or its bases");
+    // a class that answers unknown attributes itself (`__getattr__`) may still have it
+    t.absent = true;
+    for (const auto& f : m->functions)
+      if (f.qualified == c->qualified + ".__getattr__" || f.qualified == c->qualified + ".__getattribute__") {
+        t = none("`" + c->qualified + "` answers unknown attributes (`" + f.name + "`)");
+        break;
+      }
+    return t;
+  }
+
+ private:
+  SourceContext& ctx_;
+  const ModuleIndex& idx_;
+  std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;
+  std::set<std::string> visiting_;
+  std::map<std::string, Target> module_memo_, name_memo_;
+};
+
+bool has_decorator(const lang::Function& f, std::string_view d) {
+  return std::any_of(f.decorators.begin(), f.decorators.end(), [&](const std::string& x) {
+    std::string n = util::trim(x);
+    return n == d || (n.size() > d.size() && n.compare(n.size() - d.size(), d.size(), d) == 0 && n[n.size() - d.size() - 1] == '.');
+  });
+}
+
+// Whether the body of `f` only passes, has `...`, or raises NotImplementedError (docstrings blank).
+bool abstract_body(const lang::SourceModel& m, const lang::Function& f) {
+  if (has_decorator(f, "abstractmethod")) return true;
+  bool header = true;
+  for (int l = f.start_line; l <= f.end_line && l <= static_cast<int>(m.lines.size()); ++l) {
+    std::string c = util::trim(m.lines[static_cast<size_t>(l - 1)].code);
+    if (header) {
+      // the signature runs to the line whose code ends with ':' (comments are blanked)
+      size_t colon = c.rfind(':');
+      if (colon != std::string::npos && util::trim(c.substr(colon + 1)).empty()) header = false;
+      else if (colon != std::string::npos && l == f.start_line && c.find(")") != std::string::npos) {
+        // `def f(x): ...` on one line
+        std::string rest = util::trim(c.substr(colon + 1));
+        return rest == "..." || rest == "pass" || rest.rfind("raise NotImplementedError", 0) == 0;
+      }
+      continue;
+    }
+    if (c.empty()) continue;
+    bool only_string = std::all_of(c.begin(), c.end(), [](char ch) { return ch == '"' || ch == '\'' || ch == ' ' || ch == 'r' || ch == 'b' || ch == 'f' || ch == 'u'; });
+    if (only_string) continue;
+    if (c == "..." || c == "pass" || c.rfind("raise NotImplementedError", 0) == 0) continue;
+    return false;
+  }
+  return true;
+}
+
+// The binding of a call's arguments to `params` (the bound parameter already dropped): the first
+// mismatch in Python's TypeError wording, "" when they bind or the call's `*`/`**` arguments hide it.
+struct Bound {
+  std::string error;
+  std::vector<std::string> unknown;  // keyword names the signature does not take
+};
+
+Bound bind_arguments(const lang::Call& c, const std::vector<lang::Param>& params, const std::string& fname) {
+  Bound out;
+  bool has_kwargs = false, has_varargs = false;
+  size_t slots = 0;  // parameters that can take a positional argument
+  std::set<std::string> names;
+  for (const auto& p : params) {
+    bool star2 = p.text.rfind("**", 0) == 0, star1 = !star2 && p.text.rfind("*", 0) == 0;
+    if (star2) has_kwargs = true;
+    else if (star1) has_varargs = true;
+    else {
+      names.insert(p.name);
+      if (!has_varargs) ++slots;
+    }
+  }
+  bool call_star = false, call_star2 = false;
+  size_t positional = 0;
+  for (const auto& a : c.args) {
+    std::string t = util::trim(a);
+    if (t.rfind("**", 0) == 0) call_star2 = true;
+    else if (t.rfind("*", 0) == 0) call_star = true;
+    else ++positional;
+  }
+  std::set<std::string> given;
+  for (const auto& [k, v] : c.kwargs) {
+    given.insert(k);
+    if (!has_kwargs && !names.count(k)) out.unknown.push_back(k);
+  }
+  if (!out.unknown.empty()) {
+    out.error = fname + "() got an unexpected keyword argument '" + out.unknown[0] + "'";
+    return out;
+  }
+  if (call_star) return out;
+  if (!has_varargs && positional > slots) {
+    out.error = fname + "() takes " + std::to_string(slots) + " positional argument" + (slots == 1 ? "" : "s") + " but " +
+                std::to_string(positional) + (positional == 1 ? " was" : " were") + " given";
+    return out;
+  }
+  if (call_star2) return out;
+  size_t i = 0;
+  bool after_star = false;
+  for (const auto& p : params) {
+    bool starred = p.text.rfind("*", 0) == 0;
+    if (starred) {
+      after_star = true;
+      continue;
+    }
+    bool filled = (!after_star && i < positional) || given.count(p.name);
+    if (!after_star) ++i;
+    if (!filled && p.default_value.empty()) {
+      out.error = fname + "() missing a required argument: '" + p.name + "'";
+      return out;
+    }
+  }
+  return out;
+}
+
+class CallTargetsSource final : public Source {
+ public:
+  dsl::SourceSchema schema() const override {
+    return {"call_targets",
+            "one fact per Python call: the repository definition it calls (through scopes, imports, self and "
+            "the class's bases, constructors) and whether its arguments bind to that definition's parameters",
+            true,
+            {
+                field("file", T::String, "path"),
+                field("line", T::Int, "line of the call's first character"),
+                field("column", T::Int, "1-based byte column"),
+                in_text(field("callee", T::String, "the called expression as written, whitespace collapsed (\"self.plan\")")),
+                in_text(field("name", T::String, "the callee's last dotted part (\"plan\"): a read by key needs only the files holding it")),
+                field("function", T::String, "qualified name of the enclosing function, \"\" at module level"),
+                field("added", T::Bool, "the call's first line is added"),
+                in_text(field("kwarg_names", T::List, "keyword argument names (list of strings)")),
+                field("target", T::String, "qualified name of the def the call runs (\"Cls.__init__\" for a constructor); \"\" when unresolved"),
+                field("target_file", T::String, "path of that def; \"\" when unresolved"),
+                field("target_line", T::Int, "its `def` line; 0 when unresolved"),
+                field("kind", T::String, "function, method or constructor; \"\" when unresolved"),
+                field("via", T::String, "how the callee was found: scope (a def of the caller's module or enclosing function), import, module (an attribute of an imported module), self, super; \"\" when unresolved"),
+                field("unresolved", T::String, "why the call was not resolved (\"module `torch` is not a module of the repository\"); \"\" when resolved"),
+                field("external", T::Bool, "unresolved because the callee's first name is another package's (an import of a module that is no file of the repository) or no name of the repository (a builtin): the call runs no definition of the repository"),
+                field("target_params", T::List, "the target's parameters as written, the bound `self`/`cls` left out (list of strings)"),
+                field("target_kwargs", T::Bool, "the target takes `**kwargs`"),
+                field("target_decorators", T::List, "the target's decorators without '@' (list of strings)"),
+                field("target_abstract", T::Bool, "the target's body only passes, is `...` or raises NotImplementedError, or it is an abstractmethod"),
+                field("binding_error", T::String, "the first argument that does not bind, in Python's TypeError words (\"f() got an unexpected keyword argument 'x'\", \"… missing a required argument: 'y'\", \"… takes 2 positional arguments but 3 were given\"); \"\" when the arguments bind, the call is unresolved, or `*`/`**` arguments hide it"),
+                field("unknown_keywords", T::List, "keyword names the target does not take (empty when it takes **kwargs) (list of strings)"),
+            }};
+  }
+
+  bool builds_per_file() const override { return true; }
+
+  std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
+    std::vector<FactPtr> out;
+    if (lang::language_of(r.path) != lang::Language::Python) return out;
+    auto m = ctx.model(r.path, r.base);
+    if (!m || m->skipped) return out;
+    auto idx = r.base ? nullptr : module_index(ctx);
+    Resolver res(ctx, idx ? *idx : *empty_index());
+    for (const auto& c : m->calls) {
+      auto f = dsl::make_fact("call_targets", r.path, c.line);
+      f->column = c.column;
+      f->end_line = c.end_line;
+      f->set("callee", Value(c.callee));
+      size_t dot = c.callee.rfind('.');
+      f->set("name", Value(dot == std::string::npos ? c.callee : c.callee.substr(dot + 1)));
+      f->set("function", Value(c.function));
+      f->set("added", Value(r.added(c.line)));
+      std::vector<std::string> names;
+      for (const auto& [k, v] : c.kwargs) names.push_back(k);
+      f->set("kwarg_names", util::str_list(names));
+      Target t;
+      std::string via, kind;
+      bool drop_first = false;
+      if (r.base) t = none("calls of the base side are not resolved");
+      else resolve(res, m, c, t, via, kind);
+      if (t.kind == Target::Kind::Function) {
+        const auto& fn = *t.fn;
+        if (has_decorator(fn, "property") || has_decorator(fn, "setter")) {
+          t = none("`" + fn.qualified + "` is a property");
+        } else {
+          if (kind.empty()) kind = fn.cls.empty() ? "function" : "method";
+          // an instance or class method called through its instance, class or constructor
+          drop_first = !fn.cls.empty() && !has_decorator(fn, "staticmethod");
+        }
+      } else if (t.kind != Target::Kind::None) {
+        t = none(t.kind == Target::Kind::Module ? "the callee is a module" : "class without an `__init__` found");
+      }
+      if (t.kind == Target::Kind::Function) {
+        const auto& fn = *t.fn;
+        std::vector<lang::Param> ps(fn.params.begin(), fn.params.end());
+        if (drop_first && !ps.empty() && ps[0].text.rfind("*", 0) != 0) ps.erase(ps.begin());
+        std::vector<std::string> texts;
+        bool kw = false;
+        for (const auto& p : ps) {
+          texts.push_back(p.text);
+          if (p.text.rfind("**", 0) == 0) kw = true;
+        }
+        Bound b = bind_arguments(c, ps, kind == "constructor" ? fn.cls : fn.name);
+        f->set("target", Value(fn.qualified));
+        f->set("target_file", Value(t.model->path));
+        f->set("target_line", Value(static_cast<int64_t>(fn.start_line)));
+        f->set("kind", Value(kind));
+        f->set("via", Value(via));
+        f->set("unresolved", Value(std::string()));
+        f->set("external", Value(false));
+        f->set("target_params", util::str_list(texts));
+        f->set("target_kwargs", Value(kw));
+        f->set("target_decorators", util::str_list(fn.decorators));
+        f->set("target_abstract", Value(abstract_body(*t.model, fn)));
+        f->set("binding_error", Value(b.error));
+        f->set("unknown_keywords", util::str_list(b.unknown));
+      } else {
+        f->set("target", Value(std::string()));
+        f->set("target_file", Value(std::string()));
+        f->set("target_line", Value(static_cast<int64_t>(0)));
+        f->set("kind", Value(std::string()));
+        f->set("via", Value(std::string()));
+        f->set("unresolved", Value(t.why.empty() ? std::string("not resolved") : t.why));
+        f->set("external", Value(t.external));
+        f->set("target_params", util::str_list({}));
+        f->set("target_kwargs", Value(false));
+        f->set("target_decorators", util::str_list({}));
+        f->set("target_abstract", Value(false));
+        f->set("binding_error", Value(std::string()));
+        f->set("unknown_keywords", util::str_list({}));
+      }
+      out.push_back(f);
+    }
+    return out;
+  }
+
+ private:
+  static const ModuleIndex* empty_index() {
+    static const ModuleIndex e{std::vector<std::string>{}};
+    return &e;
+  }
+
+  // Resolves one call: sets `t`, `via` and `kind`.
+  static void resolve(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, Target& t,
+                      std::string& via, std::string& kind) {
+    std::string callee = c.callee;
+    bool sup = callee.rfind("super().", 0) == 0;
+    if (sup || callee.rfind("self.", 0) == 0) {
+      std::string name = callee.substr(sup ? 8 : 5);
+      if (!util::is_identifier(name)) {
+        t = none("`" + callee + "` is not a method name");
+        return;
+      }
+      // the enclosing method and its class
+      const lang::Function* fn = nullptr;
+      for (const auto& f : m->functions)
+        if (f.qualified == c.function) fn = &f;
+      if (!fn || fn->cls.empty() || fn->params.empty() || fn->params[0].name != "self" ||
+          has_decorator(*fn, "staticmethod") || has_decorator(*fn, "classmethod")) {
+        t = none("`self` is not the instance of an enclosing method");
+        return;
+      }
+      const lang::Class* cls = nullptr;
+      std::string cq = c.function.substr(0, c.function.size() - fn->name.size() - 1);
+      for (const auto& k : m->classes)
+        if (k.qualified == cq) cls = &k;
+      if (!cls) {
+        t = none("enclosing class not found");
+        return;
+      }
+      t = res.method_of(m, cls, name, sup, 0, false);
+      via = sup ? "super" : "self";
+      kind = "method";
+      return;
+    }
+    auto parts = split_dots(callee);
+    if (!all_identifiers(parts)) {
+      t = none("`" + callee + "` is not a name or dotted name");
+      return;
+    }
+    Target head = res.name_at(m, c.function, parts[0]);
+    if (head.kind == Target::Kind::None) {
+      t = head;
+      return;
+    }
+    if (parts.size() == 1) {
+      via = head.model && head.model->path == m->path ? "scope" : "import";
+      t = head;
+    } else {
+      via = "module";
+      t = res.walk(head, parts, 1);
+    }
+    if (t.kind == Target::Kind::Class) {
+      Target init = res.method_of(t.model, t.cls, "__init__", false, 0, true);
+      if (init.kind == Target::Kind::None) {
+        t = none(init.absent ? "class `" + t.cls->qualified + "` has no `__init__` in the repository" : init.why);
+        return;
+      }
+      t = init;
+      kind = "constructor";
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Source> make_call_targets_source() { return std::make_unique<CallTargetsSource>(); }
+
+}  // namespace review::facts

@@ -1,0 +1,225 @@
+// Source `call_targets` (runner/facts/call_targets.cpp): call resolution through scopes, imports,
+// modules, `self`/`super()` and constructors, the binding of arguments, and hostile input (star
+// imports, aliases, cycles, missing modules) that must leave a call unresolved, never throw.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "facts/change_builder.hpp"
+#include "runner/facts/change_facts.hpp"
+
+using review::dsl::FactPtr;
+using review::dsl::Scope;
+using review::facts::testing::ChangeBuilder;
+
+namespace {
+
+const Scope kChanged{Scope::Kind::Changed, {}};
+const Scope kRepo{Scope::Kind::Repo, {}};
+
+// The fact of the call on `line` of `file` whose callee is `callee`.
+FactPtr at(const std::vector<FactPtr>& fs, const std::string& file, int line, const std::string& callee) {
+  for (const auto& f : fs)
+    if (f->file == file && f->line == line && f->get("callee").as_string() == callee) return f;
+  FAIL("no call " << callee << " at " << file << ":" << line);
+  return nullptr;
+}
+
+std::string target(const FactPtr& f) {
+  return f->get("target_file").as_string() + ":" + f->get("target").as_string();
+}
+
+}  // namespace
+
+TEST_CASE("call_targets: scope, imports, modules, self, super and constructors", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("pkg/__init__.py", "from .ops import plan as make_plan\n");
+  b.unchanged("pkg/ops.py",
+              "def plan(meta, block, *, eager=False):\n    return meta\n\n"
+              "class Base:\n    def __init__(self, n, scale=1.0):\n        self.n = n\n"
+              "    def run(self, x, y=0):\n        return x\n");
+  b.unchanged("pkg/sub/__init__.py", "");
+  b.unchanged("pkg/sub/deep.py", "from ..ops import Base\n\nclass Mid(Base):\n    pass\n");
+  b.added("app/main.py",
+          "import pkg.ops\n"                                        // 1
+          "from pkg import make_plan\n"                             // 2
+          "from pkg.sub.deep import Mid\n"                          // 3
+          "from pkg.ops import Base as B\n"                         // 4
+          "def local(a, b=2, **kw):\n    return a\n"                // 5-6
+          "class Leaf(Mid):\n"                                      // 7
+          "    def run(self, x, y=0, z=1):\n"                       // 8
+          "        self.helper(x)\n"                                // 9
+          "        return super().run(x, y=y)\n"                    // 10
+          "    def helper(self, v):\n        return v\n"            // 11-12
+          "def main(m):\n"                                          // 13
+          "    pkg.ops.plan(m, 16, eager=True)\n"                   // 14
+          "    make_plan(m, 16, lazy=True)\n"                       // 15
+          "    Mid(4, scale=2.0)\n"                                 // 16
+          "    B(4, 5, 6)\n"                                        // 17
+          "    local(1, c=3)\n"                                     // 18
+          "    Leaf(1)\n"                                           // 19
+          "    make_plan(m)\n"                                      // 20
+          "    def inner(q):\n        return q\n"                   // 21-22
+          "    inner(1, 2)\n");                                     // 23
+  auto facts = b.facts();
+  const auto& fs = facts->query("call_targets", kChanged);
+
+  auto f = at(fs, "app/main.py", 14, "pkg.ops.plan");
+  CHECK(target(f) == "pkg/ops.py:plan");
+  CHECK(f->get("via").as_string() == "module");
+  CHECK(f->get("kind").as_string() == "function");
+  CHECK(f->get("binding_error").as_string() == "");
+  CHECK(f->get("added").as_bool());
+
+  // re-exported under an alias through the package's __init__.py
+  f = at(fs, "app/main.py", 15, "make_plan");
+  CHECK(target(f) == "pkg/ops.py:plan");
+  CHECK(f->get("via").as_string() == "import");
+  CHECK(f->get("binding_error").as_string() == "plan() got an unexpected keyword argument 'lazy'");
+  CHECK(f->get("unknown_keywords").to_text() == "lazy");
+
+  // constructor through a subclass defined in another package, its base found by a relative import
+  f = at(fs, "app/main.py", 16, "Mid");
+  CHECK(target(f) == "pkg/ops.py:Base.__init__");
+  CHECK(f->get("kind").as_string() == "constructor");
+  CHECK(f->get("target_params").to_text() == "n, scale=1.0");
+  CHECK(f->get("binding_error").as_string() == "");
+
+  f = at(fs, "app/main.py", 17, "B");
+  CHECK(target(f) == "pkg/ops.py:Base.__init__");
+  CHECK(f->get("binding_error").as_string() == "Base() takes 2 positional arguments but 3 were given");
+
+  // **kw takes every keyword
+  f = at(fs, "app/main.py", 18, "local");
+  CHECK(target(f) == "app/main.py:local");
+  CHECK(f->get("via").as_string() == "scope");
+  CHECK(f->get("target_kwargs").as_bool());
+  CHECK(f->get("binding_error").as_string() == "");
+
+  // the constructor is inherited from Base through Mid
+  f = at(fs, "app/main.py", 19, "Leaf");
+  CHECK(target(f) == "pkg/ops.py:Base.__init__");
+
+  f = at(fs, "app/main.py", 20, "make_plan");
+  CHECK(f->get("binding_error").as_string() == "plan() missing a required argument: 'block'");
+
+  // a def nested in the enclosing function
+  f = at(fs, "app/main.py", 23, "inner");
+  CHECK(target(f) == "app/main.py:main.inner");
+  CHECK(f->get("binding_error").as_string() == "inner() takes 1 positional argument but 2 were given");
+
+  // self. and super(). through the class and its bases
+  f = at(fs, "app/main.py", 9, "self.helper");
+  CHECK(target(f) == "app/main.py:Leaf.helper");
+  CHECK(f->get("via").as_string() == "self");
+  CHECK(f->get("target_params").to_text() == "v");
+  f = at(fs, "app/main.py", 10, "super().run");
+  CHECK(target(f) == "pkg/ops.py:Base.run");
+  CHECK(f->get("via").as_string() == "super");
+  CHECK(f->get("binding_error").as_string() == "");
+}
+
+TEST_CASE("call_targets: what cannot be told stays unresolved, with the reason", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("lib/a.py", "from lib.b import *\nfrom .b import g\ndef own(x):\n    return x\n");
+  b.unchanged("lib/b.py", "from lib.a import *\nfrom .a import g\n");  // a cycle of re-exports
+  b.unchanged("lib/__init__.py", "");
+  b.unchanged("lib/two.py", "try:\n    from fast import k\nexcept ImportError:\n    def k(x):\n        return x\n");
+  b.unchanged("lib/lazy.py", "def __getattr__(name):\n    return name\n");
+  b.unchanged("lib/dc.py", "import dataclasses\n@dataclasses.dataclass\nclass D:\n    x: int = 0\n    def __init__(self):\n        pass\n");
+  b.added("m.py",
+          "import torch\n"                                   // 1
+          "from lib.a import g\n"                            // 2
+          "from lib.missing import h\n"                      // 3
+          "from lib.two import k\n"                          // 4
+          "from lib.lazy import anything\n"                  // 5
+          "from lib.dc import D\n"                           // 6
+          "from lib.a import *\n"                            // 7
+          "import torch.nn as nn\n"                          // 8
+          "class M(nn.Module):\n"                            // 9
+          "    def forward(self, x):\n"                      // 10
+          "        return self.act(x, bad=1)\n"              // 11
+          "def f(fn, items):\n"                              // 12
+          "    torch.empty(3, device='x')\n"                 // 13
+          "    g(1)\n"                                       // 14
+          "    h(1)\n"                                       // 15
+          "    k(1, 2)\n"                                    // 16
+          "    anything(1)\n"                                // 17
+          "    D(1)\n"                                       // 18
+          "    fn(1)\n"                                      // 19
+          "    for own in items:\n        own(1, 2)\n"      // 20-21
+          "    print(1, sep='')\n"                           // 22
+          "    items[0](1)\n"                                // 23
+          "def g2():\n    own(1, 2, 3)\n");                  // 24-25
+  auto facts = b.facts();
+  const std::vector<FactPtr>* fs = nullptr;
+  REQUIRE_NOTHROW(fs = &facts->query("call_targets", kChanged));
+  auto unresolved = [&](int line, const std::string& callee) {
+    auto f = at(*fs, "m.py", line, callee);
+    INFO(callee << ": " << f->get("unresolved").as_string());
+    CHECK(f->get("target").as_string() == "");
+    CHECK(f->get("binding_error").as_string() == "");
+    CHECK(!f->get("unresolved").as_string().empty());
+    return f->get("unresolved").as_string();
+  };
+  CHECK(unresolved(13, "torch.empty").find("torch") != std::string::npos);
+  CHECK(at(*fs, "m.py", 13, "torch.empty")->get("external").as_bool());
+  CHECK(!at(*fs, "m.py", 15, "h")->get("external").as_bool());  // `lib` is a package of the repository
+  CHECK(unresolved(14, "g") == "import cycle");
+  CHECK(unresolved(15, "h").find("lib.missing") != std::string::npos);
+  CHECK(unresolved(16, "k").find("more than once") != std::string::npos);
+  CHECK(unresolved(17, "anything").find("__getattr__") != std::string::npos);
+  CHECK(unresolved(18, "D").find("decorated") != std::string::npos);
+  CHECK(unresolved(19, "fn").find("parameter") != std::string::npos);
+  CHECK(unresolved(21, "own").find("rebound") != std::string::npos);
+  // not bound here nor by the star imports (whose modules re-export each other: a cycle, cut)
+  CHECK(unresolved(22, "print").find("not defined") != std::string::npos);
+  unresolved(23, "items[0]");
+  // the method may come from nn.Module, which is not a class of the repository
+  CHECK(unresolved(11, "self.act").find("nn.Module") != std::string::npos);
+  // the star import of lib.a brings `own`; the loop that rebinds it is in another function
+  auto f = at(*fs, "m.py", 25, "own");
+  CHECK(target(f) == "lib/a.py:own");
+  CHECK(f->get("binding_error").as_string() == "own() takes 1 positional argument but 3 were given");
+
+  // the whole repository, base side included, resolves without throwing
+  REQUIRE_NOTHROW(facts->query("call_targets", kRepo));
+  REQUIRE_NOTHROW(facts->query("call_targets", Scope{Scope::Kind::Base, {}}));
+}
+
+TEST_CASE("call_targets: hostile text never throws", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("x/__init__.py", "from . import *\nfrom .. import *\nfrom ... import nothing\n");
+  b.added("x/y.py",
+          "from . import *\nfrom .y import *\nimport x.y.z.w as q\nclass C(C):\n    def m(self):\n        self.m(1)\n"
+          "class E(undefined.Base, metaclass=Meta):\n    def m(self):\n        return super().m(k=1)\n"
+          "q.f(1)\nC()\nE()\ny(\n");
+  auto facts = b.facts();
+  REQUIRE_NOTHROW(facts->query("call_targets", kRepo));
+  const auto& fs = facts->query("call_targets", kChanged);
+  for (const auto& f : fs) {
+    INFO(f->get("callee").as_string() << " " << f->get("unresolved").as_string());
+    if (f->get("callee").as_string() == "super().m") CHECK(f->get("target").as_string() == "");
+    if (f->get("callee").as_string() == "q.f") CHECK(f->get("target").as_string() == "");
+  }
+}
+
+TEST_CASE("call_targets: a read by the callee's name gives the whole build's facts of those files", "[facts][call_targets][bykey]") {
+  ChangeBuilder b;
+  b.unchanged("pkg/__init__.py", "");
+  b.unchanged("pkg/ops.py", "def plan(a):\n    return a\n");
+  b.unchanged("pkg/u1.py", "from pkg.ops import plan\nplan(1, 2)\n");
+  for (int i = 0; i < 12; ++i) b.unchanged("pkg/f" + std::to_string(i) + ".py", "def other():\n    return 3\nother()\n");
+  b.added("pkg/x.py", "X = 1\n");
+  auto lazy = b.facts();
+  auto whole = b.facts();
+  const auto* got = lazy->query_containing("call_targets", kRepo, {"plan"});
+  REQUIRE(got != nullptr);
+  std::vector<std::string> lazy_rows, whole_rows;
+  for (const auto& f : *got) lazy_rows.push_back(f->file + ":" + std::to_string(f->line) + " " + f->get("binding_error").as_string());
+  for (const auto& f : whole->query("call_targets", kRepo))
+    if (f->file == "pkg/u1.py" || f->file == "pkg/ops.py")
+      whole_rows.push_back(f->file + ":" + std::to_string(f->line) + " " + f->get("binding_error").as_string());
+  CHECK(lazy_rows == whole_rows);
+  CHECK(lazy_rows == std::vector<std::string>{"pkg/u1.py:2 plan() takes 1 positional argument but 2 were given"});
+}
