@@ -514,6 +514,38 @@ class Resolver {
     return t;
   }
 
+  // A class deriving (directly or not, bases matched by name: an over-approximation) from the
+  // class named `cls` that defines method `name` itself: its qualified name, "" when none. For
+  // `self.name(…)`, whose instance may be of such a subclass. At most kMaxSubclasses classes.
+  std::string overridden_below(const std::string& cls, const std::string& name) {
+    constexpr size_t kMaxSubclasses = 500;
+    std::vector<std::string> todo{cls};
+    std::set<std::string> seen{cls};
+    while (!todo.empty() && seen.size() < kMaxSubclasses) {
+      std::string n = todo.back();
+      todo.pop_back();
+      for (const auto& path : ctx_.files_holding(n, SourceContext::Holding::ClassHead)) {
+        if (lang::language_of(path) != lang::Language::Python) continue;
+        auto m = model(path);
+        if (!m) continue;
+        for (const auto& k : m->classes) {
+          bool derives = std::any_of(k.bases.begin(), k.bases.end(), [&](const std::string& b) {
+            std::string t = util::trim(b);
+            size_t br = t.find('[');
+            if (br != std::string::npos) t = t.substr(0, br);
+            size_t dot = t.rfind('.');
+            return (dot == std::string::npos ? t : t.substr(dot + 1)) == n;
+          });
+          if (!derives) continue;
+          for (const auto& f : m->functions)
+            if (f.qualified == k.qualified + "." + name) return k.qualified;
+          if (seen.insert(k.name).second) todo.push_back(k.name);
+        }
+      }
+    }
+    return seen.size() >= kMaxSubclasses ? cls + " (too many subclasses to check)" : "";
+  }
+
  private:
   SourceContext& ctx_;
   const ModuleIndex& idx_;
@@ -618,6 +650,194 @@ Bound bind_arguments(const lang::Call& c, const std::vector<lang::Param>& params
   return out;
 }
 
+// Resolves one call: sets `t`, `via` and `kind`.
+void resolve(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, Target& t,
+                    std::string& via, std::string& kind) {
+  std::string callee = c.callee;
+  bool sup = callee.rfind("super().", 0) == 0;
+  if (sup || callee.rfind("self.", 0) == 0) {
+    std::string name = callee.substr(sup ? 8 : 5);
+    if (!util::is_identifier(name)) {
+      t = none("`" + callee + "` is not a method name");
+      return;
+    }
+    // the enclosing method and its class
+    const lang::Function* fn = nullptr;
+    for (const auto& f : m->functions)
+      if (f.qualified == c.function) fn = &f;
+    if (!fn || fn->cls.empty() || fn->params.empty() || fn->params[0].name != "self" ||
+        has_decorator(*fn, "staticmethod") || has_decorator(*fn, "classmethod")) {
+      t = none("`self` is not the instance of an enclosing method");
+      return;
+    }
+    const lang::Class* cls = nullptr;
+    std::string cq = c.function.substr(0, c.function.size() - fn->name.size() - 1);
+    for (const auto& k : m->classes)
+      if (k.qualified == cq) cls = &k;
+    if (!cls) {
+      t = none("enclosing class not found");
+      return;
+    }
+    t = res.method_of(m, cls, name, sup, 0, false);
+    via = sup ? "super" : "self";
+    kind = "method";
+    return;
+  }
+  auto parts = split_dots(callee);
+  if (!all_identifiers(parts)) {
+    t = none("`" + callee + "` is not a name or dotted name");
+    return;
+  }
+  Target head = res.name_at(m, c.function, parts[0]);
+  if (head.kind == Target::Kind::None) {
+    t = head;
+    return;
+  }
+  if (parts.size() == 1) {
+    via = head.model && head.model->path == m->path ? "scope" : "import";
+    t = head;
+  } else {
+    via = "module";
+    t = res.walk(head, parts, 1);
+  }
+  if (t.kind == Target::Kind::Class) {
+    Target init = res.method_of(t.model, t.cls, "__init__", false, 0, true);
+    if (init.kind == Target::Kind::None) {
+      t = none(init.absent ? "class `" + t.cls->qualified + "` has no `__init__` in the repository" : init.why);
+      return;
+    }
+    t = init;
+    kind = "constructor";
+  }
+}
+
+// The resolution of one call, as the lazily computed fields of its fact.
+struct Resolved {
+  std::vector<std::pair<std::string, Value>> fields;  // sorted by name
+};
+
+Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, bool base) {
+  Target t;
+  std::string via, kind;
+  bool drop_first = false;
+  if (base) t = none("calls of the base side are not resolved");
+  else resolve(res, m, c, t, via, kind);
+  if (t.kind == Target::Kind::Function) {
+    const auto& fn = *t.fn;
+    if (has_decorator(fn, "property") || has_decorator(fn, "setter")) {
+      t = none("`" + fn.qualified + "` is a property");
+    } else {
+      if (kind.empty()) kind = fn.cls.empty() ? "function" : "method";
+      // an instance or class method called through its instance, class or constructor
+      drop_first = !fn.cls.empty() && !has_decorator(fn, "staticmethod");
+    }
+  } else if (t.kind != Target::Kind::None) {
+    t = none(t.kind == Target::Kind::Module ? "the callee is a module" : "class without an `__init__` found");
+  }
+  Resolved out;
+  auto& f = out.fields;
+  if (t.kind == Target::Kind::Function) {
+    const auto& fn = *t.fn;
+    std::vector<lang::Param> ps(fn.params.begin(), fn.params.end());
+    if (drop_first && !ps.empty() && ps[0].text.rfind("*", 0) != 0) ps.erase(ps.begin());
+    std::vector<std::string> texts;
+    bool kw = false;
+    for (const auto& p : ps) {
+      texts.push_back(p.text);
+      if (p.text.rfind("**", 0) == 0) kw = true;
+    }
+    Bound b = bind_arguments(c, ps, kind == "constructor" ? fn.cls : fn.name);
+    if (!b.error.empty() && via == "self") {
+      // the instance may be of a subclass whose override takes these arguments
+      std::string cq = c.function.substr(0, c.function.rfind('.'));
+      std::string cls = cq.substr(cq.rfind('.') == std::string::npos ? 0 : cq.rfind('.') + 1);
+      std::string by = res.overridden_below(cls, fn.name);
+      if (!by.empty()) {
+        b = Bound{};
+        t.why = "`" + fn.name + "` is overridden in `" + by + "`, which the instance may be";
+      }
+    }
+    if (!t.why.empty()) {
+      f = {{"binding_error", Value(std::string())},
+           {"external", Value(false)},
+           {"kind", Value(std::string())},
+           {"target", Value(std::string())},
+           {"target_abstract", Value(false)},
+           {"target_decorators", util::str_list({})},
+           {"target_file", Value(std::string())},
+           {"target_kwargs", Value(false)},
+           {"target_line", Value(static_cast<int64_t>(0))},
+           {"target_params", util::str_list({})},
+           {"unknown_keywords", util::str_list({})},
+           {"unresolved", Value(t.why)},
+           {"via", Value(std::string())}};
+      return out;
+    }
+    f = {{"binding_error", Value(b.error)},
+         {"external", Value(false)},
+         {"kind", Value(kind)},
+         {"target", Value(fn.qualified)},
+         {"target_abstract", Value(abstract_body(*t.model, fn))},
+         {"target_decorators", util::str_list(fn.decorators)},
+         {"target_file", Value(t.model->path)},
+         {"target_kwargs", Value(kw)},
+         {"target_line", Value(static_cast<int64_t>(fn.start_line))},
+         {"target_params", util::str_list(texts)},
+         {"unknown_keywords", util::str_list(b.unknown)},
+         {"unresolved", Value(std::string())},
+         {"via", Value(via)}};
+  } else {
+    f = {{"binding_error", Value(std::string())},
+         {"external", Value(t.external)},
+         {"kind", Value(std::string())},
+         {"target", Value(std::string())},
+         {"target_abstract", Value(false)},
+         {"target_decorators", util::str_list({})},
+         {"target_file", Value(std::string())},
+         {"target_kwargs", Value(false)},
+         {"target_line", Value(static_cast<int64_t>(0))},
+         {"target_params", util::str_list({})},
+         {"unknown_keywords", util::str_list({})},
+         {"unresolved", Value(t.why.empty() ? std::string("not resolved") : t.why)},
+         {"via", Value(std::string())}};
+  }
+  return out;
+}
+
+// The resolution fields of the call facts of one file side, computed on first read of any of
+// them, per call (a rule that first filters on `added` or `name` resolves only the calls it keeps).
+// Holds the context: call facts are read while their ChangeFacts lives (like every query result).
+// Thread-safe (one lock per file).
+class CallTargetFields final : public dsl::FieldProvider {
+ public:
+  CallTargetFields(SourceContext& ctx, std::shared_ptr<const ModuleIndex> idx, std::shared_ptr<const lang::SourceModel> m,
+                   bool base)
+      : idx_(std::move(idx)), m_(std::move(m)), base_(base), res_(ctx, *idx_), cache_(m_->calls.size()) {}
+
+  Value field(int index, std::string_view name) const override {
+    if (index < 0 || index >= static_cast<int>(cache_.size())) return {};
+    std::lock_guard lock(mu_);
+    auto& slot = cache_[static_cast<size_t>(index)];
+    if (!slot) slot = std::make_unique<Resolved>(compute(res_, m_, m_->calls[static_cast<size_t>(index)], base_));
+    for (const auto& [k, v] : slot->fields)
+      if (k == name) return v;
+    return {};
+  }
+
+  std::vector<std::string> names() const override {
+    return {"binding_error", "external", "kind", "target", "target_abstract", "target_decorators", "target_file",
+            "target_kwargs", "target_line", "target_params", "unknown_keywords", "unresolved", "via"};
+  }
+
+ private:
+  std::shared_ptr<const ModuleIndex> idx_;
+  std::shared_ptr<const lang::SourceModel> m_;
+  bool base_;
+  mutable std::mutex mu_;
+  mutable Resolver res_;
+  mutable std::vector<std::unique_ptr<Resolved>> cache_;
+};
+
 class CallTargetsSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
@@ -657,9 +877,10 @@ class CallTargetsSource final : public Source {
     if (lang::language_of(r.path) != lang::Language::Python) return out;
     auto m = ctx.model(r.path, r.base);
     if (!m || m->skipped) return out;
-    auto idx = r.base ? nullptr : module_index(ctx);
-    Resolver res(ctx, idx ? *idx : *empty_index());
-    for (const auto& c : m->calls) {
+    auto idx = r.base ? std::make_shared<const ModuleIndex>(std::vector<std::string>{}) : module_index(ctx);
+    auto fields = std::make_shared<const CallTargetFields>(ctx, idx, m, r.base);
+    for (size_t i = 0; i < m->calls.size(); ++i) {
+      const auto& c = m->calls[i];
       auto f = dsl::make_fact("call_targets", r.path, c.line);
       f->column = c.column;
       f->end_line = c.end_line;
@@ -671,132 +892,11 @@ class CallTargetsSource final : public Source {
       std::vector<std::string> names;
       for (const auto& [k, v] : c.kwargs) names.push_back(k);
       f->set("kwarg_names", util::str_list(names));
-      Target t;
-      std::string via, kind;
-      bool drop_first = false;
-      if (r.base) t = none("calls of the base side are not resolved");
-      else resolve(res, m, c, t, via, kind);
-      if (t.kind == Target::Kind::Function) {
-        const auto& fn = *t.fn;
-        if (has_decorator(fn, "property") || has_decorator(fn, "setter")) {
-          t = none("`" + fn.qualified + "` is a property");
-        } else {
-          if (kind.empty()) kind = fn.cls.empty() ? "function" : "method";
-          // an instance or class method called through its instance, class or constructor
-          drop_first = !fn.cls.empty() && !has_decorator(fn, "staticmethod");
-        }
-      } else if (t.kind != Target::Kind::None) {
-        t = none(t.kind == Target::Kind::Module ? "the callee is a module" : "class without an `__init__` found");
-      }
-      if (t.kind == Target::Kind::Function) {
-        const auto& fn = *t.fn;
-        std::vector<lang::Param> ps(fn.params.begin(), fn.params.end());
-        if (drop_first && !ps.empty() && ps[0].text.rfind("*", 0) != 0) ps.erase(ps.begin());
-        std::vector<std::string> texts;
-        bool kw = false;
-        for (const auto& p : ps) {
-          texts.push_back(p.text);
-          if (p.text.rfind("**", 0) == 0) kw = true;
-        }
-        Bound b = bind_arguments(c, ps, kind == "constructor" ? fn.cls : fn.name);
-        f->set("target", Value(fn.qualified));
-        f->set("target_file", Value(t.model->path));
-        f->set("target_line", Value(static_cast<int64_t>(fn.start_line)));
-        f->set("kind", Value(kind));
-        f->set("via", Value(via));
-        f->set("unresolved", Value(std::string()));
-        f->set("external", Value(false));
-        f->set("target_params", util::str_list(texts));
-        f->set("target_kwargs", Value(kw));
-        f->set("target_decorators", util::str_list(fn.decorators));
-        f->set("target_abstract", Value(abstract_body(*t.model, fn)));
-        f->set("binding_error", Value(b.error));
-        f->set("unknown_keywords", util::str_list(b.unknown));
-      } else {
-        f->set("target", Value(std::string()));
-        f->set("target_file", Value(std::string()));
-        f->set("target_line", Value(static_cast<int64_t>(0)));
-        f->set("kind", Value(std::string()));
-        f->set("via", Value(std::string()));
-        f->set("unresolved", Value(t.why.empty() ? std::string("not resolved") : t.why));
-        f->set("external", Value(t.external));
-        f->set("target_params", util::str_list({}));
-        f->set("target_kwargs", Value(false));
-        f->set("target_decorators", util::str_list({}));
-        f->set("target_abstract", Value(false));
-        f->set("binding_error", Value(std::string()));
-        f->set("unknown_keywords", util::str_list({}));
-      }
+      f->provider = fields;
+      f->provider_index = static_cast<int>(i);
       out.push_back(f);
     }
     return out;
-  }
-
- private:
-  static const ModuleIndex* empty_index() {
-    static const ModuleIndex e{std::vector<std::string>{}};
-    return &e;
-  }
-
-  // Resolves one call: sets `t`, `via` and `kind`.
-  static void resolve(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, Target& t,
-                      std::string& via, std::string& kind) {
-    std::string callee = c.callee;
-    bool sup = callee.rfind("super().", 0) == 0;
-    if (sup || callee.rfind("self.", 0) == 0) {
-      std::string name = callee.substr(sup ? 8 : 5);
-      if (!util::is_identifier(name)) {
-        t = none("`" + callee + "` is not a method name");
-        return;
-      }
-      // the enclosing method and its class
-      const lang::Function* fn = nullptr;
-      for (const auto& f : m->functions)
-        if (f.qualified == c.function) fn = &f;
-      if (!fn || fn->cls.empty() || fn->params.empty() || fn->params[0].name != "self" ||
-          has_decorator(*fn, "staticmethod") || has_decorator(*fn, "classmethod")) {
-        t = none("`self` is not the instance of an enclosing method");
-        return;
-      }
-      const lang::Class* cls = nullptr;
-      std::string cq = c.function.substr(0, c.function.size() - fn->name.size() - 1);
-      for (const auto& k : m->classes)
-        if (k.qualified == cq) cls = &k;
-      if (!cls) {
-        t = none("enclosing class not found");
-        return;
-      }
-      t = res.method_of(m, cls, name, sup, 0, false);
-      via = sup ? "super" : "self";
-      kind = "method";
-      return;
-    }
-    auto parts = split_dots(callee);
-    if (!all_identifiers(parts)) {
-      t = none("`" + callee + "` is not a name or dotted name");
-      return;
-    }
-    Target head = res.name_at(m, c.function, parts[0]);
-    if (head.kind == Target::Kind::None) {
-      t = head;
-      return;
-    }
-    if (parts.size() == 1) {
-      via = head.model && head.model->path == m->path ? "scope" : "import";
-      t = head;
-    } else {
-      via = "module";
-      t = res.walk(head, parts, 1);
-    }
-    if (t.kind == Target::Kind::Class) {
-      Target init = res.method_of(t.model, t.cls, "__init__", false, 0, true);
-      if (init.kind == Target::Kind::None) {
-        t = none(init.absent ? "class `" + t.cls->qualified + "` has no `__init__` in the repository" : init.why);
-        return;
-      }
-      t = init;
-      kind = "constructor";
-    }
   }
 };
 

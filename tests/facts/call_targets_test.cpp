@@ -223,3 +223,29 @@ TEST_CASE("call_targets: a read by the callee's name gives the whole build's fac
   CHECK(lazy_rows == whole_rows);
   CHECK(lazy_rows == std::vector<std::string>{"pkg/u1.py:2 plan() takes 1 positional argument but 2 were given"});
 }
+
+TEST_CASE("call_targets: self.m(...) that a subclass overrides is not bound to the base's def", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("t/sub.py", "from t.base import Base\n\nclass Mid(Base):\n    pass\n\nclass Leaf(Mid):\n    def model(self, n):\n        return n\n");
+  b.unchanged("t/__init__.py", "");
+  b.added("t/base.py",
+          "class Base:\n"                        // 1
+          "    def model(self):\n"               // 2
+          "        return 0\n"                   // 3
+          "    def run(self):\n"                 // 4
+          "        return self.model(3)\n"       // 5
+          "class Other:\n"                       // 6
+          "    def model(self):\n"               // 7
+          "        return 0\n"                   // 8
+          "    def run(self):\n"                 // 9
+          "        return self.model(3)\n");     // 10
+  auto facts = b.facts();
+  const auto& fs = facts->query("call_targets", kChanged);
+  auto f = at(fs, "t/base.py", 5, "self.model");
+  CHECK(f->get("target").as_string() == "");
+  CHECK(f->get("binding_error").as_string() == "");
+  CHECK(f->get("unresolved").as_string().find("Leaf") != std::string::npos);
+  f = at(fs, "t/base.py", 10, "self.model");
+  CHECK(target(f) == "t/base.py:Other.model");
+  CHECK(f->get("binding_error").as_string() == "model() takes 0 positional arguments but 1 was given");
+}
