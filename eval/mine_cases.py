@@ -93,6 +93,8 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
          intro-revert   the introducing commit is a revert or the fix a reland (as for D1b).
          scope-deleted  (asserts) the function or class that held the removed assert does not
                         exist after the introducing commit: the check left with its scope.
+         in-string      (asserts; session 9, d4_relabel(), in --merge and --relabel) the assert
+                        the fix puts back is inside a string literal (a docstring's example).
          restated       (asserts) the introducing commit adds, in that file, an assert that
                         restates the removed one: moved (the same text in another hunk) or
                         rewritten (difflib ratio >= 0.6), a multi-line assert joined first
@@ -119,7 +121,14 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
                             `raise` statements: a rejection replaced by a rejection.
          scope-gone         (session 9) the function or class holding the stub in the fix's
                             parent is not in the fix's file: deleted or replaced, not implemented.
-                            Both also applied by --merge and --relabel to rows mined before them.
+         interface          (session 9, hk4_interface()) the stub is the whole body of a method of
+                            a class that another class of the repository subclasses with a method
+                            of that name, at the introducing commit: an interface method meant to
+                            be overridden (the catalogue's @abstractmethod exception, undecorated).
+         fix-cap            (session 9) at most HK4_PER_FIX = 4 pairs from one fix commit (the
+                            first in mining order), as blame_pairs' limit for the other families:
+                            a fix that fills in a scaffold of placeholder methods is one case.
+                            These four also applied by --merge and --relabel to rows mined before.
   Every family: revert-message, a fix whose message says it reverts (REVERT_MSG) is no fix
   (D1b and D4 also by is_revert()); intro-revert, the introducing commit is a revert or the
   fix a reland (intro_is_revert()).
@@ -130,10 +139,11 @@ Families (the rule id is the catalogue's; RULE_ALIASES in run_eval.py maps sub-r
 Usage:
   eval/mine_cases.py --repo DIR --name OWNER/NAME [--out FILE] [--rejects FILE] [--pyright BIN] [--limit N]
   eval/mine_cases.py --out OUT --merge FILE...   (concatenate per-repo outputs, re-check, renumber)
-  eval/mine_cases.py --relabel TSV --out OUT   (the session-9 D8/HK4 filters on a corpus; ids kept)
-  eval/mine_cases.py --out OUT --merge FILE... --previous OLD.tsv --remined D1b,D4 --rejects-in REJ...
+  eval/mine_cases.py --relabel TSV --out OUT   (the session-9 D8/HK4/D4 filters on a corpus; ids kept)
+  eval/mine_cases.py --out OUT --merge FILE... --previous OLD.tsv --remined D1b,D4 --rejects-in REJ... [--next-id N]
       (re-mined families replace theirs in OLD.tsv; unchanged cases keep their MC ids, new cases get
-       ids after the maximum; the dropped cases and the filter that dropped each go to stdout)
+       ids after the maximum, or from MC-N on; the dropped cases and the filter that dropped each go
+       to stdout)
 
 Stdout: progress on stderr, the TSV on --out (default stdout). Exit 0; 2 on a bad repository.
 Nothing is copied from the mined repository but commit ids, paths, line numbers and this
@@ -1167,10 +1177,36 @@ def d8_label(repo, pos, neg):
 
 
 def relabel(rows, repos):
-    """d8_relabel() then hk4_relabel(): (rows kept, reject records)."""
+    """d8_relabel(), hk4_relabel() and d4_relabel(): (rows kept, reject records)."""
     rows, a = d8_relabel(rows, repos)
     rows, b = hk4_relabel(rows, repos)
-    return rows, a + b
+    rows, c = d4_relabel(rows, repos)
+    return rows, a + b + c
+
+
+def d4_relabel(rows, repos):
+    """D4's assert pairs whose put-back assert (the negative's line at the fix) lies inside a
+    string literal (a docstring's example): text, not a check; dropped as 'in-string'."""
+    keep, rejects, k = [], [], 0
+    while k < len(rows):
+        r = rows[k]
+        nxt = rows[k + 1] if k + 1 < len(rows) else None
+        if r["rule"] == "D4" and r["polarity"] == "positive" and r["description"].startswith("an assertion") \
+                and nxt is not None and nxt["rule"] == "D4" and nxt["polarity"] == "negative" \
+                and nxt["fix_sha"] == r["fix_sha"]:
+            d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
+                else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
+            if int(nxt["line"]) in in_string_lines(show(d, nxt["head_sha"], nxt["path"]) or ""):
+                rejects.append(dict(repo=r["repo"], rule="D4", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
+                                    path=r["path"], line=r["line"], why="in-string", id=r.get("id", ""),
+                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+            else:
+                keep += [r, nxt]
+            k += 2
+            continue
+        keep.append(r)
+        k += 1
+    return keep, rejects
 
 
 def d8_relabel(rows, repos):
@@ -1501,11 +1537,57 @@ def _fix_hunks(repo, fix_sha, path):
     return out
 
 
+# at most this many HK4 pairs from one fix commit (blame_pairs' limit for the other families): a
+# fix that fills in a scaffold of placeholder methods at once is one case, not ten
+HK4_PER_FIX = 4
+
+
+def hk4_interface(repo, sha, path, line):
+    """True when `line` of path at sha is the whole body (but a docstring) of a method of a class
+    that another class of the repository at sha subclasses and gives a method of the same name:
+    a base-class method meant to be overridden, an interface in all but its `@abstractmethod`
+    (the catalogue's exception for HK4), not a stub left in a branch."""
+    src = show(repo, sha, path) or ""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for fn in cls.body:
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fn.lineno < line <= fn.end_lineno:
+                continue
+            body = [b for b in fn.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                                               and isinstance(b.value.value, str))]
+            if len(body) != 1 or not body[0].lineno <= line <= body[0].end_lineno:
+                return False
+            out = git(repo, "grep", "-l", "-E", r"^\s*class\s+\w+\s*\(([^)]*[ ,.])?%s\s*[,)]" % re.escape(cls.name),
+                      sha, "--", "*.py", check=False)
+            for f in out.splitlines():
+                f = f.split(":", 1)[1] if ":" in f else f
+                sub = show(repo, sha, f) or ""
+                try:
+                    st = ast.parse(sub)
+                except (SyntaxError, ValueError, RecursionError):
+                    continue
+                for c2 in ast.walk(st):
+                    if isinstance(c2, ast.ClassDef) and c2.name != cls.name and any(
+                            (isinstance(b, ast.Name) and b.id == cls.name) or (isinstance(b, ast.Attribute) and b.attr == cls.name)
+                            for b in c2.bases) and any(isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                                       and x.name == fn.name for x in c2.body):
+                        return True
+            return False
+    return False
+
+
 def hk4_relabel(rows, repos):
     """Applies hk4_fix_filter() to every HK4 pair of rows (a positive and the negative that
     follows it), finding the stub again in the fix's hunk at the negative's line (the removed
-    stub line whose text is the positive's line): returns (rows kept, reject records)."""
+    stub line whose text is the positive's line), hk4_interface(), and the cap of HK4_PER_FIX
+    pairs per fix commit (the first in row order): returns (rows kept, reject records)."""
     keep, rejects, k = [], [], 0
+    per_fix = collections.Counter()
     while k < len(rows):
         r = rows[k]
         nxt = rows[k + 1] if k + 1 < len(rows) else None
@@ -1526,6 +1608,12 @@ def hk4_relabel(rows, repos):
                 why = hk4_fix_filter(show(d, parent, old) or "", h.old_start + hit[0], h.removed[hit[0]], h.added,
                                      show(d, nxt["fix_sha"], nxt["path"]), int(nxt["line"]))
                 break
+            if not why and hk4_interface(d, r["head_sha"], r["path"], int(r["line"])):
+                why = ["interface"]
+            if not why and per_fix[(r["repo"], r["fix_sha"])] >= HK4_PER_FIX:
+                why = ["fix-cap"]
+            if not why:
+                per_fix[(r["repo"], r["fix_sha"])] += 1
             if why:
                 rejects.append(dict(repo=r["repo"], rule="HK4", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
                                     path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
@@ -1913,6 +2001,7 @@ class Miner:
         for c in self.single_parent():
             if not MSG["HK4"].search(c.message) or c.nfiles > MAX_FILES:
                 continue
+            got = 0
             for path, (old, hunks) in c.files.items():
                 if not path.endswith(".py") or old is None or "test" in path:
                     continue
@@ -1942,9 +2031,14 @@ class Miner:
                                 if w not in why]
                         why += hk4_fix_filter(show(self.repo, c.parents[0], old) or "", h.old_start + i, r, h.added,
                                               show(self.repo, c.sha, path), h.new_start)
+                        if hk4_interface(self.repo, b[0], b[1], b[2]):
+                            why.append("interface")
+                        if got >= HK4_PER_FIX:
+                            why.append("fix-cap")
                         if self.emit("HK4", c, b[0], b[1], b[2], path, h.new_start,
                                      "a new branch left as a stub (not implemented, TODO or pass)", why=why):
                             n += 1
+                            got += 1
                         break
         return n
 
@@ -2234,15 +2328,18 @@ REPO_DIRS = {"ROCm/ATOM": "ATOM", "ROCm/aiter": "aiter", "huggingface/text-gener
 CASE_KEY = ("repo", "rule", "polarity", "head_sha", "path", "line", "fix_sha")
 
 
-def merge_keeping_ids(previous, new_rows, remined, rejects):
+def merge_keeping_ids(previous, new_rows, remined, rejects, next_id=None):
     """The corpus after re-mining the families `remined`: the previous rows of the other
     families unchanged, the new rows of the re-mined ones. A new row equal to a previous row on
-    CASE_KEY keeps its id; the others get ids after the previous maximum (in mining order).
+    CASE_KEY keeps its id; the others get ids after the previous maximum, or from next_id on
+    when that is higher (an id a dropped case had is never given again), in mining order.
     Returns (rows, dropped), dropped = [(previous row, why)] with why the label filters that
     turned its pair away (from the --rejects files: `rejects`), or 'not mined again'."""
     key = lambda r: tuple(str(r[k]) for k in CASE_KEY)
     old_ids = {key(r): r["id"] for r in previous}
     top = max(int(r["id"].split("-")[1]) for r in previous)
+    if next_id is not None:
+        top = max(top, next_id - 1)
     rows = [dict(r) for r in previous if r["rule"] not in remined]
     seen = set()
     for r in new_rows:
@@ -2412,6 +2509,18 @@ def selftest():
     assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)", ["            return g(k)"], moved, 4) == []
     renamed = "class B:\n    def f(self, k):\n        return g(k)\n"
     assert hk4_fix_filter(br2, 4, "            raise NotImplementedError(k)", ["        return g(k)"], renamed, 3) == []
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["git", "init", "-q", tmp], check=True)
+        with open(os.path.join(tmp, "base.py"), "w") as fh:
+            fh.write('class Base:\n    def run(self, x):\n        """Do it."""\n        raise NotImplementedError\n'
+                     '    def stop(self):\n        raise NotImplementedError\n')
+        with open(os.path.join(tmp, "impl.py"), "w") as fh:
+            fh.write("from base import Base\nclass Impl(Base):\n    def run(self, x):\n        return x\n")
+        subprocess.run(["git", "-C", tmp, "add", "."], check=True)
+        subprocess.run(["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "t"], check=True)
+        assert hk4_interface(tmp, "HEAD", "base.py", 4)          # overridden by Impl.run
+        assert not hk4_interface(tmp, "HEAD", "base.py", 6)      # stop: no subclass gives it
+        assert not hk4_interface(tmp, "HEAD", "impl.py", 4)
     print("self-test: ok")
 
 
@@ -2431,6 +2540,8 @@ def main():
                     help="with --merge: the corpus before; its ids are kept for unchanged cases, the families "
                     "not in --remined are copied from it, and the dropped cases are listed on stdout")
     ap.add_argument("--remined", default="D1b,D4", help="with --previous: the families the --merge files re-mined")
+    ap.add_argument("--next-id", type=int, default=None, help="with --previous: new cases get ids from MC-N on "
+                    "(at least; after the previous maximum otherwise): ids of dropped cases are not reused")
     ap.add_argument("--rejects-in", nargs="+", metavar="FILE", help="with --previous: --rejects files that say "
                     "which label filter dropped a case")
     ap.add_argument("--repos", default="/work/repos", help="with --merge: folder of the clones (REPO_DIRS)")
@@ -2474,7 +2585,7 @@ def main():
             for f in args.rejects_in or []:
                 with open(f, newline="") as fh:
                     rejects += list(csv.DictReader(fh, delimiter="\t"))
-            rows, dropped = merge_keeping_ids(previous, rows, set(args.remined.split(",")), rejects)
+            rows, dropped = merge_keeping_ids(previous, rows, set(args.remined.split(",")), rejects, args.next_id)
             w = csv.writer(sys.stdout, delimiter="\t", lineterminator="\n")
             w.writerow(["dropped", "rule", "polarity", "half", "why"])
             for r, why in dropped:
