@@ -369,6 +369,78 @@ void ChangeFacts::release(const std::string& source) {
     if (r.facts) r.facts->release(source);
 }
 
+// ---- one file's facts (per-file evaluation) ----
+
+bool ChangeFacts::builds_per_file(const std::string& source) const {
+  const Source* s = find_source(source);
+  return s && s->builds_per_file();
+}
+
+std::vector<std::string> ChangeFacts::scope_files(const Scope& scope) {
+  std::vector<std::string> out;
+  for (auto& r : files(scope)) out.push_back(std::move(r.path));
+  return out;
+}
+
+std::optional<FileRef> ChangeFacts::scope_ref(const Scope& scope, const std::string& path) {
+  if (by_head_.empty() && by_base_.empty())
+    for (const auto& f : change_->files) {
+      by_head_.emplace(f.path, &f);
+      by_base_.emplace(base_path(f), &f);
+    }
+  auto head = [&]() -> const ChangedFile* {
+    auto it = by_head_.find(path);
+    return it == by_head_.end() ? nullptr : it->second;
+  };
+  switch (scope.kind) {
+    case Scope::Kind::Changed: {
+      const ChangedFile* f = head();
+      if (f && f->status != FileStatus::Deleted && analysable(*f)) return FileRef{path, false, f};
+      return std::nullopt;
+    }
+    case Scope::Kind::Base: {
+      auto it = by_base_.find(path);
+      if (it != by_base_.end() && it->second->status != FileStatus::Added && analysable(*it->second))
+        return FileRef{path, true, it->second};
+      return std::nullopt;
+    }
+    case Scope::Kind::Repo:
+    case Scope::Kind::Globs: {
+      if (repo_set_.empty())
+        for (const auto& f : repo_files()) repo_set_.insert(f);
+      if (!repo_set_.count(path)) return std::nullopt;
+      if (scope.kind == Scope::Kind::Globs &&
+          !std::any_of(scope.patterns.begin(), scope.patterns.end(),
+                       [&](const std::string& g) { return dsl::glob_match(g, path); }))
+        return std::nullopt;
+      const ChangedFile* cf = head();
+      if (cf && (!analysable(*cf) || cf->status == FileStatus::Deleted)) return std::nullopt;
+      return FileRef{path, false, cf};
+    }
+    case Scope::Kind::Files: {
+      if (std::find(scope.patterns.begin(), scope.patterns.end(), path) == scope.patterns.end()) return std::nullopt;
+      const ChangedFile* cf = head();
+      if (cf && (!analysable(*cf) || cf->status == FileStatus::Deleted)) return std::nullopt;
+      return FileRef{path, false, cf};
+    }
+    case Scope::Kind::Named: break;
+  }
+  return std::nullopt;
+}
+
+std::vector<FactPtr> ChangeFacts::query_file(const std::string& source, const Scope& scope, const std::string& path) {
+  const Source* s = find_source(source);
+  if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
+  if (!s->builds_per_file() || scope.kind == Scope::Kind::Named)
+    throw dsl::FactsError{"fact source '" + source + "' cannot be read one file at a time over " + scope.describe()};
+  auto ref = scope_ref(scope, path);
+  if (!ref) return {};
+  auto it = file_cache_.find(source + (ref->base ? "\x1f" "b:" : "\x1f" "h:") + ref->path);
+  if (it != file_cache_.end()) return it->second;
+  if (s->uses_analyses()) analyses_wanted_ = true;  // as prefetch(…, true) of a whole build
+  return s->build_file(*this, *ref);
+}
+
 // ---- reads by key ----
 
 namespace {

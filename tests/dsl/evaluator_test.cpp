@@ -530,3 +530,44 @@ TEST_CASE("evaluator: the rule's `when` guards every `also` body; a body over bu
   for (const auto& f : res.findings) got.push_back(f.rule_id + " " + f.problem);
   CHECK(got == std::vector<std::string>{"FAST fast", "FAST fast too"});
 }
+
+TEST_CASE("evaluator: an unbound exists over a per-file source reads files up to its first match") {
+  auto run = [](MemoryFacts& m, const std::string& text) {
+    fill(m);
+    auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    auto res = evaluate(*r.program, m);
+    std::string out;
+    for (const auto& k : res.kinds) out += "kind " + k.name + " ";
+    for (const auto& f : res.findings) out += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+    for (const auto& d : res.internal_diagnostics) out += "!" + d;
+    return out;
+  };
+  auto rule = [](const char* id, const char* body) {
+    return std::string("rule ") + id + " \"r\" {\n" + body +
+           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  };
+  const std::string text = "kind first \"f\" when exists l in lines(changed) where l.code ~ /gfx942/\n"
+                           "kind none \"n\" when exists l in lines(changed) where l.code ~ /gfx1100/\n" +
+                           rule("R1", "when exists l in lines(repo) where l.text ~ /^y/\n for f in files where f.path == \"a.py\"") +
+                           rule("R2", "for f in files\n where exists l in lines(changed) where l.file == f.path and l.added");
+  MemoryFacts whole, by_file;
+  by_file.per_file = {"lines"};
+  const std::string want = run(whole, text);
+  CHECK(want == "kind first R1@a.py:0 R2@a.py:0 R2@b/c.py:0 ");
+  CHECK(run(by_file, text) == want);  // same kinds and findings
+  std::string log;
+  for (const auto& e : by_file.events) log += e + "\n";
+  // `first` stops at a.py; `none` reads every changed file; R1's `when` stops at a.py of the
+  // repo scope; R2's exists is bound to f (evaluated per fact): read whole, through the index
+  CHECK(log ==
+        "query_file lines(changed) a.py\n"
+        "query_file lines(changed) a.py\n"
+        "query_file lines(changed) b/c.py\n"
+        "query_file lines(repo) a.py\n"
+        "query files(changed)\n"
+        "query lines(changed)\n"
+        "release files\n"
+        "release lines\n");
+  for (const auto& e : whole.events) CHECK(e.rfind("query_file", 0) != 0);
+}
