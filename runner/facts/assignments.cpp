@@ -1,4 +1,5 @@
-// Source `assignments`: one fact per assignment target.
+// Source `assignments`: one fact per assignment target, fields read from the model on demand
+// (the value kinds, which look into other files, are computed when the file's facts are built).
 #include <algorithm>
 
 #include "runner/facts/sources.hpp"
@@ -8,6 +9,7 @@
 namespace review::facts {
 namespace {
 
+using change::ChangedFile;
 using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
@@ -43,6 +45,42 @@ std::vector<std::string> imported_module_paths(const std::string& path, const la
   }
   return out;
 }
+
+// The fields of the `assignments` facts of one file side: record `index` is the position in the
+// model's `assignments`; `kinds` holds each one's value kind and why. Stored per fact, the eleven
+// named values took about a kilobyte an assignment.
+class AssignmentFields final : public dsl::FieldProvider {
+ public:
+  AssignmentFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
+                   const ChangedFile* cf, bool base, std::vector<lang::ValueKind> kinds)
+      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base), kinds_(std::move(kinds)) {}
+
+  Value field(int index, std::string_view name) const override {
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->assignments.size())) return {};
+    const auto& a = m_->assignments[index];
+    if (name == "target") return Value(a.target);
+    if (name == "value") return Value(a.value);
+    if (name == "op") return Value(a.op);
+    if (name == "value_kind") return Value(kinds_[index].kind);
+    if (name == "value_why") return Value(kinds_[index].why);
+    if (name == "function") return Value(a.function);
+    if (name == "class") return Value(a.cls);
+    if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(a.line) > 0);
+    if (name == "text") return Value(a.text);
+    return {};
+  }
+
+  std::vector<std::string> names() const override {
+    return {"added", "class", "function", "op", "target", "text", "value", "value_kind", "value_why"};
+  }
+
+ private:
+  std::shared_ptr<const change::Change> keep_;  // owns `cf_`
+  std::shared_ptr<const lang::SourceModel> m_;
+  const ChangedFile* cf_;
+  bool base_;
+  std::vector<lang::ValueKind> kinds_;
+};
 
 class AssignmentsSource final : public Source {
  public:
@@ -83,19 +121,17 @@ class AssignmentsSource final : public Source {
         }
       }
     }
-    for (const auto& a : m->assignments) {
-      auto f = dsl::make_fact("assignments", r.path, a.line);
-      f->set("target", Value(a.target));
-      f->set("value", Value(a.value));
-      f->set("op", Value(a.op));
-      lang::ValueKind k;
-      if (python && (a.op == "=" || a.op == ":=")) k = lang::value_kind(*m, a.function, a.line, a.value, &index);
-      f->set("value_kind", Value(k.kind));
-      f->set("value_why", Value(k.why));
-      f->set("function", Value(a.function));
-      f->set("class", Value(a.cls));
-      f->set("added", Value(r.added(a.line)));
-      f->set("text", Value(a.text));
+    std::vector<lang::ValueKind> kinds(m->assignments.size());
+    for (size_t i = 0; i < m->assignments.size(); ++i) {
+      const auto& a = m->assignments[i];
+      if (python && (a.op == "=" || a.op == ":=")) kinds[i] = lang::value_kind(*m, a.function, a.line, a.value, &index);
+    }
+    auto p = std::make_shared<const AssignmentFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(kinds));
+    out.reserve(m->assignments.size());
+    for (size_t i = 0; i < m->assignments.size(); ++i) {
+      auto f = dsl::make_fact("assignments", r.path, m->assignments[i].line);
+      f->provider = p;
+      f->provider_index = static_cast<int>(i);
       out.push_back(f);
     }
     return out;
