@@ -1,4 +1,5 @@
-// Source `functions`: one fact per Python def or C/C++ function definition.
+// Source `functions`: one fact per Python def or C/C++ function definition, fields read from the
+// model on demand.
 #include <set>
 
 #include "runner/facts/sources.hpp"
@@ -7,12 +8,69 @@
 namespace review::facts {
 namespace {
 
+using change::ChangedFile;
 using change::FileStatus;
 using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
 using util::in_text;
+
+// The fields of the `functions` facts of one file side: record `index` is the position in the
+// model's `functions`; `changed` holds each one's `changed` field (it reads the other side).
+// Stored per fact, the thirteen named values (four of them lists) took over a kilobyte a function.
+class FunctionFields final : public dsl::FieldProvider {
+ public:
+  FunctionFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
+                 const ChangedFile* cf, bool base, std::vector<char> changed)
+      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base), changed_(std::move(changed)) {}
+
+  Value field(int index, std::string_view name) const override {
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->functions.size())) return {};
+    const auto& fn = m_->functions[index];
+    if (name == "name") return Value(fn.name);
+    if (name == "qualified") return Value(fn.qualified);
+    if (name == "class") return Value(fn.cls);
+    if (name == "params") {
+      Value::List l;
+      l.reserve(fn.params.size());
+      for (const auto& p : fn.params) l.emplace_back(p.name);
+      return Value(std::move(l));
+    }
+    if (name == "kwargs") {
+      std::string kwargs;
+      for (const auto& p : fn.params)
+        if (p.text.rfind("**", 0) == 0) kwargs = p.name;
+      return Value(kwargs);
+    }
+    if (name == "defaults") {
+      Value::List l;
+      for (const auto& p : fn.params)
+        if (!p.default_value.empty()) l.emplace_back(p.name + "=" + p.default_value);
+      return Value(std::move(l));
+    }
+    if (name == "decorators") return util::str_list(fn.decorators);
+    if (name == "start") return Value(fn.start_line);
+    if (name == "end") return Value(fn.end_line);
+    if (name == "changed") return Value(changed_[index] != 0);
+    if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(fn.start_line) > 0);
+    if (name == "calls") return util::str_list(fn.calls);
+    if (name == "text") return Value(fn.signature);
+    return {};
+  }
+
+  std::vector<std::string> names() const override {
+    return {"added", "calls", "changed", "class", "decorators", "defaults", "end",
+            "kwargs", "name", "params", "qualified", "start", "text"};
+  }
+
+ private:
+  std::shared_ptr<const change::Change> keep_;  // owns `cf_`
+  std::shared_ptr<const lang::SourceModel> m_;
+  const ChangedFile* cf_;
+  bool base_;
+  std::vector<char> changed_;
+};
 
 class FunctionsSource final : public Source {
  public:
@@ -55,30 +113,18 @@ class FunctionsSource final : public Source {
         }
     }
     if (!m) return out;
-    for (const auto& fn : m->functions) {
-      auto f = dsl::make_fact("functions", r.path, fn.start_line);
-      f->end_line = fn.end_line;
-      f->set("name", Value(fn.name));
-      f->set("qualified", Value(fn.qualified));
-      f->set("class", Value(fn.cls));
-      std::vector<std::string> params, defaults;
-      std::string kwargs;
-      for (const auto& p : fn.params) {
-        if (p.text.rfind("**", 0) == 0) kwargs = p.name;
-        params.push_back(p.name);
-        if (!p.default_value.empty()) defaults.push_back(p.name + "=" + p.default_value);
-      }
-      f->set("params", util::str_list(params));
-      f->set("kwargs", Value(kwargs));
-      f->set("defaults", util::str_list(defaults));
-      f->set("decorators", util::str_list(fn.decorators));
-      f->set("start", Value(fn.start_line));
-      f->set("end", Value(fn.end_line));
-      bool changed = r.added_range(fn.start_line, fn.end_line) || removed_in.count(fn.qualified);
-      f->set("changed", Value(changed));
-      f->set("added", Value(r.added(fn.start_line)));
-      f->set("calls", util::str_list(fn.calls));
-      f->set("text", Value(fn.signature));
+    std::vector<char> changed(m->functions.size());
+    for (size_t i = 0; i < m->functions.size(); ++i) {
+      const auto& fn = m->functions[i];
+      changed[i] = r.added_range(fn.start_line, fn.end_line) || removed_in.count(fn.qualified);
+    }
+    auto p = std::make_shared<const FunctionFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(changed));
+    out.reserve(m->functions.size());
+    for (size_t i = 0; i < m->functions.size(); ++i) {
+      auto f = dsl::make_fact("functions", r.path, m->functions[i].start_line);
+      f->end_line = m->functions[i].end_line;
+      f->provider = p;
+      f->provider_index = static_cast<int>(i);
       out.push_back(f);
     }
     return out;
