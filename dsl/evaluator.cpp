@@ -650,36 +650,6 @@ class Evaluator final : public RuleEngine {
     return out;
   }
 
-  /// An `exists` evaluated once (no variable bound: a kind, a rule's `when`) over a source built
-  /// file by file (Facts::builds_per_file) whose facts over the
-  /// scope are not built yet, and that no read by key narrows: calls `body` for the facts of
-  /// one file at a time (Facts::query_file, not cached), in query() order, and stops at the
-  /// first file where `body` returns false, so the files after it are never built (an audit's
-  /// `kind … when exists l in added_lines(changed) where …` reads files up to its first match,
-  /// not the whole tree). Returns false, having called nothing, when it does not apply.
-  template <class Body>
-  bool scan_by_file(const ast::Domain& d, const Probe* probe, Body&& body) {
-    if (!env_.empty()) return false;  // evaluated once (a kind, a rule's `when`): never per binding
-    if (list_domain(d) || d.findings || d.source == "pr" || !facts_.builds_per_file(d.source)) return false;
-    Scope scope = scope_of(d.scope);
-    if (scope.kind == Scope::Kind::Named || scope.kind == Scope::Kind::Files) return false;
-    std::string qkey = query_key(d.source, scope);
-    if (cache_.count(qkey)) return false;  // built whole already
-    if (probe && opts_.use_plan && probe->kind != Probe::Kind::Range)
-      if (auto key = probe_key(*probe); key && by_key(d.source, scope, qkey, *probe, *key)) return false;
-    auto work = begin_shared();
-    std::vector<std::string> files = facts_.scope_files(scope);
-    end_shared(work, d.source);
-    for (const auto& path : files) {
-      work = begin_shared();  // building facts is shared work, as in query()
-      std::vector<FactPtr> facts = facts_.query_file(d.source, scope, path);
-      end_shared(work, d.source);
-      for (const auto& f : facts)
-        if (!body(Value(f))) return true;
-    }
-    return true;
-  }
-
   /// Calls `body(value)` for every element of domain `d`, in order (only the candidates of
   /// `probe`'s index lookup when it is given); stops when `body` returns false.
   template <class Body>
@@ -1092,8 +1062,7 @@ class Evaluator final : public RuleEngine {
         bool found = false;
         size_t mark = env_.size();
         auto pi = p_.probes.find(&e);
-        const Probe* probe = pi == p_.probes.end() ? nullptr : &pi->second;
-        auto each = [&](const Value& f) {
+        scan(*e.domain, pi == p_.probes.end() ? nullptr : &pi->second, [&](const Value& f) {
           tick();
           env_.push_back({e.binder, f, false});
           bool ok = e.kids.empty() || eval(*e.kids[0]).truthy();
@@ -1105,8 +1074,7 @@ class Evaluator final : public RuleEngine {
           }
           ++n;
           return true;
-        };
-        if (count || !scan_by_file(*e.domain, probe, each)) scan(*e.domain, probe, each);
+        });
         return count ? Value(n) : Value(found);
       }
       case Expr::Kind::Findings: {

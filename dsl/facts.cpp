@@ -32,14 +32,6 @@ std::string Scope::describe() const {
   return {};
 }
 
-bool Facts::builds_per_file(const std::string&) const { return false; }
-
-std::vector<std::string> Facts::scope_files(const Scope&) { return {}; }
-
-std::vector<FactPtr> Facts::query_file(const std::string& source, const Scope&, const std::string&) {
-  throw FactsError{"fact source '" + source + "' is not built file by file"};
-}
-
 Value RulesetData::let(std::string_view name) const {
   for (const auto& [n, v] : lets)
     if (n == name) return v;

@@ -126,20 +126,6 @@ class Facts {
 
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;
-
-  /// Per-file evaluation (dsl/schedule.hpp): true when `source` is built file by file and every
-  /// fact it builds for a file has that file's path as Fact::file, so query_file can build one
-  /// file's facts alone. Default false (the scheduler then keeps rules that start from it on
-  /// the whole-repository path).
-  virtual bool builds_per_file(const std::string& source) const;
-  /// The paths of the files `scope` covers (as Fact::file of a per-file source's facts over it),
-  /// in query() order: a superset of the files of query(source, scope)'s facts for every source
-  /// with builds_per_file. Default: empty.
-  virtual std::vector<std::string> scope_files(const Scope& scope);
-  /// The facts of query(source, scope) whose Fact::file is `path`, in the same order, built for
-  /// that file alone and not cached (the caller holds them). Only for sources with
-  /// builds_per_file; the default throws FactsError. Throws FactsError as query() does.
-  virtual std::vector<FactPtr> query_file(const std::string& source, const Scope& scope, const std::string& path);
 };
 
 /// Glob match used everywhere a path is matched against a pattern (`like`, scopes, tiers):

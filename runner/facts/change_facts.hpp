@@ -20,7 +20,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "dsl/facts.hpp"
@@ -72,15 +71,6 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
-  /// True for a registered source whose Source::builds_per_file holds.
-  bool builds_per_file(const std::string& source) const override;
-  /// The paths of files(scope) (empty for a named scope), in query() order.
-  std::vector<std::string> scope_files(const dsl::Scope& scope) override;
-  /// The facts of `source` over `scope` whose file is `path`: Source::build_file of that one
-  /// file side (its cached per-file facts when another source already asked for them), not
-  /// cached. Empty when `scope` does not cover `path`. Throws dsl::FactsError for an unknown
-  /// source, one not built file by file, or a named scope.
-  std::vector<dsl::FactPtr> query_file(const std::string& source, const dsl::Scope& scope, const std::string& path) override;
   /// Frees the cached results of `source` over every scope, its reads by key and its per-file facts, here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).
   /// Parsed models stay cached. Never throws.
@@ -137,8 +127,6 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<std::string> files_holding(const std::string& name, Holding where) override;
 
   void prefetch_models(const std::vector<FileRef>& refs);
-  /// The side of `path` that `scope` covers (files(scope)'s entry of that path), if any.
-  std::optional<FileRef> scope_ref(const dsl::Scope& scope, const std::string& path);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
   /// models on the parser threads.
   void prefetch_analyses(const std::vector<FileRef>& refs);
@@ -158,9 +146,6 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.
   std::atomic<bool> analyses_wanted_{false};
   std::optional<std::vector<std::string>> repo_files_;
-  /// The changed files by head path and by base path (scope_ref), built on first use.
-  std::unordered_map<std::string, const change::ChangedFile*> by_head_, by_base_;
-  std::unordered_set<std::string> repo_set_;  ///< repo_files() (scope_ref), built on first use
   std::vector<Repository> repositories_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts
   std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts

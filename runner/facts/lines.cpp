@@ -137,10 +137,6 @@ class AddedLinesSource final : public Source {
     return {"added_lines", "the added lines of the scope's changed files", true, line_fields()};
   }
 
-  // Its build gives what the default one would (build_file has no facts for a file without
-  // added lines) without parsing those files.
-  bool builds_per_file() const override { return true; }
-
   // Only changed files have added lines: never parse the rest of a glob or repo scope.
   std::vector<FactPtr> build(SourceContext& ctx, const Scope& scope) const override {
     auto refs = ctx.files(scope);

@@ -2,9 +2,7 @@
 // and facts added by hand. Counts queries so tests can assert laziness.
 #pragma once
 
-#include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -82,12 +80,7 @@ class MemoryFacts : public Facts {
     events.push_back("query " + source + "(" + scope.describe() + ")");
     std::string key = source + "|" + std::to_string(int(scope.kind)) + "|" + scope.describe();
     auto& out = cache_[key];
-    out = select(source, scope);
-    return out;
-  }
-  /// The facts query(source, scope) answers, without logging or caching them.
-  std::vector<FactPtr> select(const std::string& source, const Scope& scope) {
-    std::vector<FactPtr> out;
+    out.clear();
     if (source == "explode") throw FactsError{"explode: cannot read input"};
     const auto& all = scope.kind == Scope::Kind::Base ? base_facts[source] : facts[source];
     for (const auto& f : all) {
@@ -117,26 +110,6 @@ class MemoryFacts : public Facts {
     events.push_back("release " + source);
     for (auto it = cache_.begin(); it != cache_.end();)
       it = it->first.rfind(source + "|", 0) == 0 ? cache_.erase(it) : std::next(it);
-  }
-
-  /// Sources answered file by file too (builds_per_file): scope_files lists the files of
-  /// their facts in fact order, query_file selects one file's (logged "query_file S(SCOPE) PATH").
-  std::set<std::string> per_file;
-  bool builds_per_file(const std::string& source) const override { return per_file.count(source) > 0; }
-  std::vector<std::string> scope_files(const Scope& scope) override {
-    std::vector<std::string> out;
-    for (const auto& [source, _] : facts)
-      if (per_file.count(source))
-        for (const auto& f : select(source, scope))
-          if (std::find(out.begin(), out.end(), f->file) == out.end()) out.push_back(f->file);
-    return out;
-  }
-  std::vector<FactPtr> query_file(const std::string& source, const Scope& scope, const std::string& path) override {
-    events.push_back("query_file " + source + "(" + scope.describe() + ") " + path);
-    std::vector<FactPtr> out;
-    for (const auto& f : select(source, scope))
-      if (f->file == path) out.push_back(f);
-    return out;
   }
 
   /// Adds a fact; fields as (name, value) pairs.

@@ -678,34 +678,3 @@ TEST_CASE("size limit: oversized files are skipped with a note", "[facts]") {
   CHECK(facts->notes() == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes"});
   CHECK(dump(facts->query("files", kChanged), {"skipped"}) == "big.py:0 skipped=true\n");
 }
-
-TEST_CASE("query_file: one file's facts are the whole query's facts of that file, for every per-file source", "[facts]") {
-  ChangeBuilder b;
-  b.file("a.py", "def f():\n    return g(1)\n", "def f():\n    x = 2\n    return g(x)\n");
-  b.added("n/b.py", "import os\ndef h(p):\n    return os.path.join(p)\n");
-  b.unchanged("r/c.py", "def k():\n    return k()\n");
-  auto facts = b.facts();
-  const std::vector<Scope> scopes = {kChanged, kBase, kRepo, Scope{Scope::Kind::Globs, {"n/**"}},
-                                     Scope{Scope::Kind::Files, {"r/c.py", "a.py"}}};
-  size_t per_file = 0;
-  for (const auto& schema : facts->schema()) {
-    const std::string& source = schema.name;
-    if (!facts->builds_per_file(source)) continue;
-    ++per_file;
-    std::vector<const char*> fields;
-    for (const auto& f : schema.fields)
-      if (f.type != review::dsl::Type::Fact && f.type != review::dsl::Type::List) fields.push_back(f.name.c_str());
-    for (const auto& scope : scopes) {
-      INFO(source << "(" << scope.describe() << ")");
-      std::string whole = dump(facts->query(source, scope), fields);
-      std::string by_file;
-      for (const auto& path : facts->scope_files(scope)) by_file += dump(facts->query_file(source, scope, path), fields);
-      CHECK(by_file == whole);
-      // a file the scope does not cover has no facts
-      CHECK(facts->query_file(source, scope, "no/such.py").empty());
-    }
-  }
-  CHECK(per_file >= 5);  // lines, added_lines, functions, calls, symbols
-  CHECK_FALSE(facts->builds_per_file("files"));
-  CHECK_THROWS_AS(facts->query_file("files", kChanged, "a.py"), review::dsl::FactsError);
-}
