@@ -6,56 +6,10 @@
 namespace review::facts {
 namespace {
 
-using change::ChangedFile;
 using dsl::FactPtr;
 using dsl::Value;
 using T = dsl::Type;
 using util::field;
-
-// The fields of the `branches` facts of one file side, read from the model's branch_chains() on
-// `get`: record `index` is the position in them.
-class BranchFields final : public dsl::FieldProvider {
- public:
-  BranchFields(std::shared_ptr<const change::Change> keep, std::shared_ptr<const lang::SourceModel> m,
-               const ChangedFile* cf, bool base)
-      : keep_(std::move(keep)), m_(std::move(m)), cf_(cf), base_(base) {}
-
-  Value field(int index, std::string_view name) const override {
-    const auto& chains = m_->branch_chains();
-    if (index < 0 || index >= static_cast<int>(chains.size())) return {};
-    const auto& c = chains[index];
-    if (name == "kind") return Value(c.kind);
-    if (name == "arms") return Value(static_cast<int>(c.arms.size()) + (c.has_else ? 1 : 0));
-    if (name == "has_else") return Value(c.has_else);
-    if (name == "else_raises") return Value(c.else_raises);
-    if (name == "else_kind") return Value(c.else_kind);
-    if (name == "subject") return Value(c.subject);
-    if (name == "function") return Value(util::normalise_function(c.function));
-    if (name == "added") {
-      bool added = false;
-      for (const auto& a : c.arms) added = added || (!base_ && cf_ && cf_->added_lines.count(a.line) > 0);
-      return Value(added);
-    }
-    if (name == "conditions") {
-      Value::List l;
-      l.reserve(c.arms.size() + 1);
-      for (const auto& a : c.arms) l.emplace_back(a.condition);
-      if (c.has_else) l.emplace_back(std::string());
-      return Value(std::move(l));
-    }
-    return {};
-  }
-
-  std::vector<std::string> names() const override {
-    return {"added", "arms", "conditions", "else_kind", "else_raises", "function", "has_else", "kind", "subject"};
-  }
-
- private:
-  std::shared_ptr<const change::Change> keep_;  // owns `cf_`
-  std::shared_ptr<const lang::SourceModel> m_;
-  const ChangedFile* cf_;
-  bool base_;
-};
 
 class BranchesSource final : public Source {
  public:
@@ -83,14 +37,25 @@ class BranchesSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    const auto& chains = m->branch_chains();
-    auto p = std::make_shared<const BranchFields>(ctx.change_ptr(), m, r.changed, r.base);
-    out.reserve(chains.size());
-    for (size_t i = 0; i < chains.size(); ++i) {
-      auto f = dsl::make_fact("branches", r.path, chains[i].line);
-      f->end_line = chains[i].end_line;
-      f->provider = p;
-      f->provider_index = static_cast<int>(i);
+    for (const auto& c : m->branch_chains()) {
+      auto f = dsl::make_fact("branches", r.path, c.line);
+      f->end_line = c.end_line;
+      f->set("kind", Value(c.kind));
+      f->set("arms", Value(static_cast<int>(c.arms.size()) + (c.has_else ? 1 : 0)));
+      f->set("has_else", Value(c.has_else));
+      f->set("else_raises", Value(c.else_raises));
+      f->set("else_kind", Value(c.else_kind));
+      f->set("subject", Value(c.subject));
+      f->set("function", Value(util::normalise_function(c.function)));
+      bool added = false;
+      std::vector<std::string> conds;
+      for (const auto& a : c.arms) {
+        added = added || r.added(a.line);
+        conds.push_back(a.condition);
+      }
+      if (c.has_else) conds.emplace_back();
+      f->set("added", Value(added));
+      f->set("conditions", util::str_list(conds));
       out.push_back(f);
     }
     return out;
