@@ -101,15 +101,42 @@ GitContent::GitContent(std::string repo, std::string base_sha, std::string head_
     : repo_(std::move(repo)), base_sha_(std::move(base_sha)), head_sha_(std::move(head_sha)),
       work_tree_(work_tree) {}
 
-std::optional<std::string> GitContent::blob(const std::string& rev, const std::string& path) {
+std::optional<std::string> GitContent::blob(const std::string& rev, const std::string& path, Listing& listing) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!batch_) batch_ = std::make_unique<CatFileBatch>(repo_);
-  return batch_->blob(rev, path);
+  if (!listing.listed) {
+    listing.listed = true;
+    // "<mode> SP <type> SP <object> TAB <path> NUL" per entry (git-ls-tree(1), OUTPUT FORMAT);
+    // --full-tree: paths from the top of the tree, as `REV:PATH` reads them
+    ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev});
+    if (r.exit_code == 0) {
+      for (const std::string& entry : split_nul(r.out)) {
+        std::size_t tab = entry.find('\t');
+        std::size_t s1 = entry.find(' ');
+        std::size_t s2 = s1 == std::string::npos ? s1 : entry.find(' ', s1 + 1);
+        if (tab == std::string::npos || s2 == std::string::npos || s2 > tab) continue;  // not this format: asked by name
+        bool is_blob = entry.compare(s1 + 1, s2 - s1 - 1, "blob") == 0;
+        listing.ids.emplace(entry.substr(tab + 1), is_blob ? entry.substr(s2 + 1, tab - s2 - 1) : std::string());
+      }
+    }
+  }
+  auto it = listing.ids.find(path);
+  if (it == listing.ids.end()) {
+    ++named_requests_;
+    return batch_->blob(rev, path);
+  }
+  if (it->second.empty()) return std::nullopt;  // a submodule: `REV:PATH` is no blob either
+  return batch_->object(it->second);
 }
 
 int GitContent::requests() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return batch_ ? batch_->requests() : 0;
+}
+
+int GitContent::named_requests() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return named_requests_;
 }
 
 std::optional<std::string> GitContent::head(const std::string& path) {
@@ -118,12 +145,12 @@ std::optional<std::string> GitContent::head(const std::string& path) {
     std::filesystem::path p = std::filesystem::path(repo_) / path;
     return read_file(p);
   }
-  return blob(head_sha_, path);
+  return blob(head_sha_, path, head_listing_);
 }
 
 std::optional<std::string> GitContent::base(const std::string& path) {
   if (path.empty()) return std::nullopt;
-  return blob(base_sha_, path);
+  return blob(base_sha_, path, base_listing_);
 }
 
 std::vector<std::string> GitContent::head_files() {

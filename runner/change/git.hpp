@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct GitOptions {
 /// `work_tree`, in which case head texts are read from the files in `repo`). One
 /// `git cat-file --batch` process, started on first use, serves every request. Thread-safe.
 /// `base(path)` takes the base-side path (ChangedFile::old_path for renames).
+/// Each side's tree is listed once, on its first read (`git ls-tree -r -z --full-tree REV`),
+/// and a listed blob is asked by its object id: asked as `REV:PATH`, git would read every tree
+/// on the path again for each file (on a 5,490-file tree, 0.79 s of git's CPU instead of
+/// 0.28 s). A path the listing does not hold (absent, or spelt another way) is asked as
+/// `REV:PATH`, so the answers are those of `REV:PATH` in every case.
 class GitContent : public ContentSource {
  public:
   /// `base_sha`/`head_sha` are full commit ids; `head_sha` is unused when `work_tree`.
@@ -43,14 +49,24 @@ class GitContent : public ContentSource {
   std::vector<std::string> head_files() override;
   /// Number of cat-file requests so far (tests check that one process serves them all).
   int requests() const;
+  /// Of requests(), those asked as `REV:PATH` because the side's listing did not hold the path
+  /// (tests check that a listed file is read by its object id).
+  int named_requests() const;
 
  private:
-  std::optional<std::string> blob(const std::string& rev, const std::string& path);
+  /// One side's tree: path -> blob object id ("" for an entry that is not a blob: a submodule).
+  struct Listing {
+    bool listed = false;  ///< ls-tree ran (when it failed, `ids` stays empty: every path is asked by name)
+    std::unordered_map<std::string, std::string> ids;
+  };
+  std::optional<std::string> blob(const std::string& rev, const std::string& path, Listing& listing);
 
   std::string repo_, base_sha_, head_sha_;
   bool work_tree_;
   mutable std::mutex mutex_;
   std::unique_ptr<CatFileBatch> batch_;
+  Listing head_listing_, base_listing_;
+  int named_requests_ = 0;
 };
 
 /// Returns the full commit id of `rev` in `repo` (`git rev-parse --verify REV^{commit}`).

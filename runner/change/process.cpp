@@ -186,8 +186,17 @@ bool CatFileBatch::read_line(std::string& line) {
 std::optional<std::string> CatFileBatch::blob(const std::string& rev, const std::string& path) {
   if (path.find('\n') != std::string::npos || rev.find('\n') != std::string::npos)
     return std::nullopt;
+  return request(rev + ":" + path);
+}
+
+std::optional<std::string> CatFileBatch::object(const std::string& oid) {
+  if (oid.empty() || oid.find('\n') != std::string::npos) return std::nullopt;
+  return request(oid);
+}
+
+std::optional<std::string> CatFileBatch::request(const std::string& spec) {
   if (to_child_ < 0) throw InputError{"git cat-file", "the process has stopped"};
-  std::string request = rev + ":" + path + "\n";
+  std::string request = spec + "\n";
   std::size_t sent = 0;
   while (sent < request.size()) {
     ssize_t w = ::send(to_child_, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);

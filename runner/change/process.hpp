@@ -28,7 +28,7 @@ struct ProcessOptions {
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& opts = {});
 
 /// One `git -C repo cat-file --batch` process answering object requests for its lifetime.
-/// Request "<rev>:<path>\n"; answer "<sha> <type> <size>\n<bytes>\n" or "<object> missing\n".
+/// Request "<rev>:<path>\n" or "<oid>\n"; answer "<sha> <type> <size>\n<bytes>\n" or "<object> missing\n".
 /// Not thread-safe: callers serialise access.
 class CatFileBatch {
  public:
@@ -44,10 +44,16 @@ class CatFileBatch {
   /// something that is not the batch format.
   std::optional<std::string> blob(const std::string& rev, const std::string& path);
 
+  /// Returns the bytes of the blob whose object id is `oid` (a request "<oid>\n": no tree is
+  /// read to find it), or nullopt when it does not exist or is not a blob. `oid` containing
+  /// '\n' answers nullopt. Throws as blob().
+  std::optional<std::string> object(const std::string& oid);
+
   /// Number of requests answered so far (tests check that one process serves many files).
   int requests() const { return requests_; }
 
  private:
+  std::optional<std::string> request(const std::string& spec);
   bool read_line(std::string& line);
   bool read_exact(std::size_t n, std::string& out);
 

@@ -72,6 +72,44 @@ TEST_CASE("load_git_change: renames, deletions, binary files, edits between two 
   auto* gc = dynamic_cast<GitContent*>(c.content.get());
   REQUIRE(gc);
   CHECK(gc->requests() == 6);  // one cat-file process answered all of them
+  CHECK(gc->named_requests() == 2);  // head of old/place.py and gone.txt: not in the head's listing
+}
+
+TEST_CASE("GitContent: a listed file is read by its object id, with the answers of REV:PATH") {
+  TempRepo repo;
+  repo.write("top.py", "t = 1\n");
+  repo.write("a/b/c/deep.py", "d = 1\n");
+  repo.write("odd name\twith tab.py", "o = 1\n");
+  repo.write("caf\xc3\xa9/\xe2\x82\xac.txt", "euro\n");
+  repo.write("ref.py", "r = 1\n");
+  std::filesystem::create_symlink("a/b/c/deep.py", repo.path / "link.py");
+  std::string base = repo.commit("base");
+  repo.write("a/b/c/deep.py", "d = 2\n");
+  git(repo.str(), {"add", "-A"});
+  // a submodule entry (gitlink): a commit in the tree, never a blob
+  git(repo.str(), {"update-index", "--add", "--cacheinfo", "160000," + base + ",sub"});
+  git(repo.str(), {"commit", "-q", "-m", "head"});
+  std::string head = git(repo.str(), {"rev-parse", "HEAD"});
+  REQUIRE(git(repo.str(), {"ls-tree", head, "sub"}).rfind("160000 commit ", 0) == 0);
+
+  GitContent content(repo.str(), base, head, false);
+  CHECK(content.head("top.py") == std::optional<std::string>("t = 1\n"));
+  CHECK(content.head("a/b/c/deep.py") == std::optional<std::string>("d = 2\n"));
+  CHECK(content.base("a/b/c/deep.py") == std::optional<std::string>("d = 1\n"));
+  CHECK(content.head("odd name\twith tab.py") == std::optional<std::string>("o = 1\n"));
+  CHECK(content.head("caf\xc3\xa9/\xe2\x82\xac.txt") == std::optional<std::string>("euro\n"));
+  CHECK(content.head("link.py") == std::optional<std::string>("a/b/c/deep.py"));  // the link, not followed
+  CHECK(content.requests() == 6);
+  CHECK(content.named_requests() == 0);  // every one by object id: no tree read per file
+  CHECK(content.head("sub") == std::nullopt);  // listed, not a blob: no request at all
+  CHECK(content.base("sub") == std::nullopt);  // not in the base: asked by name, missing
+  CHECK(content.requests() == 7);
+  CHECK(content.named_requests() == 1);
+  // not listed under these spellings: asked by name, answered as git answers REV:PATH
+  CHECK(content.head("a/b") == std::nullopt);  // a tree
+  CHECK(content.head("./top.py") == std::optional<std::string>("t = 1\n"));
+  CHECK(content.head("missing.py") == std::nullopt);
+  CHECK(content.named_requests() == 4);
 }
 
 TEST_CASE("load_git_change: work tree mode includes uncommitted and untracked files") {
