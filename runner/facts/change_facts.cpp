@@ -1,6 +1,7 @@
 #include "runner/facts/change_facts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -372,9 +373,13 @@ void ChangeFacts::release(const std::string& source) {
 // ---- reads by key ----
 
 namespace {
-bool word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+constexpr std::array<bool, 256> kWordChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return t;
+}();
+bool word_char(char c) { return kWordChar[static_cast<unsigned char>(c)]; }
 
 /// Calls `token` for every identifier token of the Python class statement head that starts at
 /// `at` (right after a `class` token): up to the `:` that ends it outside brackets, a closing
@@ -430,6 +435,76 @@ bool class_head_tokens(const std::string& t, size_t at, F&& token) {
 }
 }  // namespace
 
+namespace {
+// A hash of an identifier token: 8 bytes at a time, mixed with splitmix64's constants.
+uint32_t token_hash(std::string_view s) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (s.size() * 0xff51afd7ed558ccdull);
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  uint64_t w = 0;
+  std::memcpy(&w, s.data() + i, s.size() - i);
+  h = (h ^ w) * 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  return static_cast<uint32_t>(h ^ (h >> 32));
+}
+}  // namespace
+
+std::string_view ChangeFacts::WordIndex::token(uint32_t id) const {
+  size_t start = starts[id];
+  size_t end = id + 1 < starts.size() ? starts[id + 1] - 1 : dict.size();
+  if (end > start && dict[end - 1] == '\n') --end;  // the last token, once the dict is closed
+  return std::string_view(dict).substr(start, end - start);
+}
+
+int64_t ChangeFacts::WordIndex::token_id(std::string_view t) const {
+  if (slots.empty()) return -1;
+  const uint32_t h = token_hash(t);
+  const size_t mask = slots.size() - 1;
+  for (size_t at = h & mask;; at = (at + 1) & mask) {
+    const auto& [sh, id] = slots[at];
+    if (id == 0) return -1;
+    if (sh == h && token(id - 1) == t) return id - 1;
+  }
+}
+
+uint32_t ChangeFacts::WordIndex::add_token(std::string_view t, bool& fresh) {
+  if ((starts.size() + 1) * 2 > slots.size()) {  // grow: at most half full
+    std::vector<std::pair<uint32_t, uint32_t>> grown(std::max<size_t>(1024, slots.size() * 2));
+    const size_t mask = grown.size() - 1;
+    for (const auto& slot : slots) {
+      if (slot.second == 0) continue;
+      size_t at = slot.first & mask;
+      while (grown[at].second != 0) at = (at + 1) & mask;
+      grown[at] = slot;
+    }
+    slots = std::move(grown);
+  }
+  const uint32_t h = token_hash(t);
+  const size_t mask = slots.size() - 1;
+  size_t at = h & mask;
+  for (;; at = (at + 1) & mask) {
+    const auto& [sh, id] = slots[at];
+    if (id == 0) break;
+    if (sh == h && token(id - 1) == t) {
+      fresh = false;
+      return id - 1;
+    }
+  }
+  fresh = true;
+  const auto id = static_cast<uint32_t>(starts.size());
+  dict += '\n';
+  starts.push_back(static_cast<uint32_t>(dict.size()));
+  dict += t;
+  postings.emplace_back();
+  slots[at] = {h, id + 1};
+  return id;
+}
+
 std::vector<uint32_t> ChangeFacts::WordIndex::files_with(const std::string& word) const {
   std::vector<uint32_t> out;
   if (word.empty() || word.find('\n') != std::string::npos) return out;
@@ -450,7 +525,6 @@ std::vector<uint32_t> ChangeFacts::WordIndex::files_with(const std::string& word
 const ChangeFacts::WordIndex& ChangeFacts::word_index() {
   if (word_index_) return *word_index_;
   WordIndex idx;
-  auto& ids = idx.tokens;
   const auto& paths = repo_files();
   for (uint32_t i = 0; i < paths.size(); ++i) {
     idx.ids.emplace(paths[i], i);
@@ -494,20 +568,16 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index() {
       size_t start = k;
       while (k < t.size() && word_char(t[k])) ++k;
       if (k == start) continue;
-      auto [it, fresh] = ids.try_emplace(t.substr(start, k - start), static_cast<uint32_t>(idx.postings.size()));
+      const std::string_view tok = std::string_view(t).substr(start, k - start);
+      bool fresh = false;
+      const uint32_t id = idx.add_token(tok, fresh);
       if (after_class) {
-        auto& d = idx.defined[it->first];
+        auto& d = idx.defined[std::string(tok)];
         if (d.empty() || d.back() != i) d.push_back(i);
       }
-      after_class = it->first == "class";
+      after_class = tok == "class";
       if (after_class && python) heads.push_back(k);
-      if (fresh) {
-        idx.postings.emplace_back();
-        idx.dict += '\n';
-        idx.starts.push_back(static_cast<uint32_t>(idx.dict.size()));
-        idx.dict += it->first;
-      }
-      auto& post = idx.postings[it->second];
+      auto& post = idx.postings[id];
       if (post.empty() || post.back() != i) post.push_back(i);
     }
     // each `class` token starts its own scan, so a `class` in a string or comment cannot hide one
@@ -582,8 +652,8 @@ std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Hol
     if (auto it = idx.defined.find(name); it != idx.defined.end()) hits = &it->second;
   } else if (where == Holding::ClassHead) {
     if (auto it = idx.in_class_head.find(name); it != idx.in_class_head.end()) hits = &it->second;
-  } else if (auto it = idx.tokens.find(name); it != idx.tokens.end()) {
-    hits = &idx.postings[it->second];
+  } else if (int64_t id = idx.token_id(name); id >= 0) {
+    hits = &idx.postings[static_cast<size_t>(id)];
   }
   std::vector<uint32_t> pick, always;
   static const std::vector<uint32_t> none;

@@ -159,7 +159,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     std::vector<uint32_t> starts;                 ///< offset of each token in dict
     std::vector<uint32_t> always;
     std::unordered_map<std::string, uint32_t> ids;  ///< path -> position in repo_files()
-    std::unordered_map<std::string, uint32_t> tokens;  ///< token -> token id
+    /// token -> token id: open addressing over `dict` (no string per token read), each slot
+    /// (hash, id + 1), 0 = empty; a power of two long, at most half full
+    std::vector<std::pair<uint32_t, uint32_t>> slots;
     /// token -> files where it follows the token `class` (SourceContext::files_holding)
     std::unordered_map<std::string, std::vector<uint32_t>> defined;
     /// token -> Python files where it is in a class statement's head (Holding::ClassHead), and
@@ -168,6 +170,11 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     std::vector<uint32_t> head_always;
     /// Files holding a token that contains `word`, ascending.
     std::vector<uint32_t> files_with(const std::string& word) const;
+    /// The id of token `token`, or -1.
+    int64_t token_id(std::string_view token) const;
+    /// The id of token `token`, added (with no files) when new; `fresh` says which.
+    uint32_t add_token(std::string_view token, bool& fresh);
+    std::string_view token(uint32_t id) const;
   };
   const WordIndex& word_index();
   /// True for a text that parsing skips with a note: over `--max-file-bytes`, or holding a NUL
