@@ -637,11 +637,24 @@ class Evaluator final : public RuleEngine {
     if (!in_text->second) return nullptr;
     std::vector<std::string> words = key_words(probe, key);
     if (words.empty()) return nullptr;
-    // later `for`s over this fact's file bind only where its text holds their keys too
-    for (const auto& k : probe.file_keys)
-      if (auto kk = probe_key(k))
-        for (auto& w : key_words(k, *kk))
-          if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
+    // later `for`s over this fact's file, and the other lookups of its own `where`, bind only
+    // where its text holds their keys too (a word lookup: the runs of every hole's value, not
+    // only of the one its index is looked up by)
+    for (const auto& k : probe.file_keys) {
+      std::vector<std::string> kws;
+      if (k.kind == Probe::Kind::Word) {
+        for (const auto& wh : k.word_holes) {
+          Probe one = k;
+          one.word_holes = {wh};
+          if (auto kk = probe_key(one))
+            for (auto& w : key_words(one, *kk)) kws.push_back(std::move(w));
+        }
+      } else if (auto kk = probe_key(k)) {
+        kws = key_words(k, *kk);
+      }
+      for (auto& w : kws)
+        if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
+    }
     key_words_key_.clear();
     for (const auto& w : words) key_words_key_ += w + ' ';
     auto work = begin_shared();  // shared, cached work: not charged to the rule (as query())

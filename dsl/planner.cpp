@@ -98,12 +98,15 @@ bool bounded_after(const std::string& p, size_t at) {
   return false;
 }
 
-/// The holes of `cr` whose inserted text every match must contain (CompiledRegex::required),
-/// with whether the regex bounds each on either side.
-std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr) {
+/// The holes of `cr` whose inserted text every match must contain (CompiledRegex::required;
+/// with `grouped_alternation`, also when an alternation inside a group is next to the hole,
+/// `(^|\.){X}`: dsl::required_holes), with whether the regex bounds each on either side.
+std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr, bool grouped_alternation = false) {
   const std::string& p = cr.pattern;
   std::vector<Probe::WordHole> out;
-  for (size_t k : cr.required) {
+  const std::vector<size_t> required =
+      grouped_alternation ? dsl::required_holes(cr.pattern, cr.holes, true) : cr.required;
+  for (size_t k : required) {
     const RegexHole& h = cr.holes[k];
     size_t after = h.offset + h.length;
     bool next_is_hole = false;
@@ -365,8 +368,10 @@ class Planner {
     return pr;
   }
 
-  /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`.
-  std::optional<Probe> word_probe(const Expr& c, const std::string& v, const std::set<std::string>& caps) const {
+  /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`
+  /// (`grouped_alternation`: see required_holes).
+  std::optional<Probe> word_probe(const Expr& c, const std::string& v, const std::set<std::string>& caps,
+                                  bool grouped_alternation = false) const {
     if (c.kind != Expr::Kind::Compare || c.text != "~" || c.kids.size() != 2) return std::nullopt;
     auto f = field_of(*c.kids[0], v);
     const CompiledRegex* cr = regex(c);
@@ -376,7 +381,7 @@ class Planner {
     pr.path = *f;
     pr.regex = cr;
     pr.conjunct = &c;
-    for (const auto& w : required_holes(*cr)) {
+    for (const auto& w : required_holes(*cr, grouped_alternation)) {
       const RegexHole& h = cr->holes[w.hole];
       if (h.name == v || caps.count(h.name)) continue;
       pr.word_holes.push_back(w);
@@ -543,14 +548,38 @@ class Planner {
 
   /// Probe::file_keys of the i-th `for` of `r` (looked up by `pr`): when that `for` reads a
   /// source of the current repository by key (repo, glob or `let` scope), the lookups on an
-  /// in_text field by later `for`s over its variable's file (`calls(u.file)`) whose key reads
-  /// only names bound before the i-th `for` (`bound`: the last position binding each name).
+  /// in_text field by the other conjuncts of its own `where` (`u.name == n and u.qualified ~
+  /// /(^|\.){stem}\.{n}$/`: a fact it binds satisfies them all) and by later `for`s over its
+  /// variable's file (`calls(u.file)`), whose key reads only names bound before the i-th `for`
+  /// (`bound`: the last position binding each name).
   std::vector<Probe> file_keys(const ast::Rule& r, int i, const Probe& pr, const std::map<std::string, int>& bound) const {
     std::vector<Probe> out;
     const auto& d = r.fors[static_cast<size_t>(i)].domain;
     using K = ast::ScopeExpr::Kind;
     if (!wide_scope(p_, d.scope, false) || pr.kind == Probe::Kind::Range || !probe_in_text(p_, d.source, pr)) return out;
     const std::string& v = r.fors[static_cast<size_t>(i)].var;
+    auto early = [&](const Expr& c, const std::string& var) {
+      std::set<std::string> names;
+      refs(c, names);
+      names.erase(var);
+      for (const auto& name : names)
+        if (auto it = bound.find(name); it != bound.end() && it->second >= i) return false;
+      return true;
+    };
+    if (const Expr* w = r.fors[static_cast<size_t>(i)].where.get()) {
+      std::set<std::string> caps;
+      captures(*w, caps);
+      std::vector<const Expr*> cs;
+      conjuncts(*w, cs);
+      for (const Expr* c : cs) {
+        if (c == pr.conjunct) continue;
+        // only the files are chosen by these keys, never the facts: a hole every match holds
+        // will do, an alternation in a group around it (`(^|\.){stem}`) too
+        auto k = probe_of(*c, v, caps);
+        if (!k) k = word_probe(*c, v, caps, true);
+        if (k && probe_in_text(p_, d.source, *k) && early(*c, v)) out.push_back(std::move(*k));
+      }
+    }
     for (size_t j = static_cast<size_t>(i) + 1; j < r.fors.size(); ++j) {
       const auto& f = r.fors[j];
       const Expr* sc = f.domain.scope.expr.get();
@@ -564,14 +593,7 @@ class Planner {
       for (const Expr* c : cs) {
         auto k = probe_of(*c, f.var, caps);
         if (!k) k = word_probe(*c, f.var, caps);
-        if (!k || !probe_in_text(p_, f.domain.source, *k)) continue;
-        std::set<std::string> names;
-        refs(*c, names);
-        names.erase(f.var);
-        bool early = true;
-        for (const auto& name : names)
-          if (auto it = bound.find(name); it != bound.end() && it->second >= i) early = false;
-        if (early) out.push_back(std::move(*k));
+        if (k && probe_in_text(p_, f.domain.source, *k) && early(*c, f.var)) out.push_back(std::move(*k));
       }
     }
     return out;

@@ -19,7 +19,8 @@ std::string substitute(const std::string& p, const std::vector<RegexHole>& holes
 }
 }  // namespace
 
-std::vector<size_t> required_holes(const std::string& p, const std::vector<RegexHole>& holes) {
+std::vector<size_t> required_holes(const std::string& p, const std::vector<RegexHole>& holes,
+                                   bool grouped_alternation) {
   std::vector<size_t> out;
   if (p.find("\\Q") != std::string::npos) return out;
   for (size_t i = 0; i + 1 < p.size(); ++i)
@@ -58,7 +59,7 @@ std::vector<size_t> required_holes(const std::string& p, const std::vector<Regex
       ++depth;
     } else if (c == ')') {
       --depth;
-    } else if (c == '|') {
+    } else if (c == '|' && (!grouped_alternation || depth == 0)) {
       return out;
     }
   }

@@ -52,8 +52,11 @@ struct CompiledRegex {
 };
 
 /// Returns the indexes of the holes of `pattern` (its `holes`) whose inserted text every match
-/// must contain (see CompiledRegex::required).
-std::vector<size_t> required_holes(const std::string& pattern, const std::vector<RegexHole>& holes);
+/// must contain (see CompiledRegex::required). With `grouped_alternation`, an alternation inside
+/// a group (`(^|\.){X}`) does not disqualify the holes outside every group; one outside every
+/// group still does.
+std::vector<size_t> required_holes(const std::string& pattern, const std::vector<RegexHole>& holes,
+                                   bool grouped_alternation = false);
 
 /// Compiles `pattern` with RE2::Quiet. Returns the regex, or null with `error` set to RE2's
 /// error() and error_arg() ("missing ): (abc" style).

@@ -437,3 +437,73 @@ TEST_CASE("explain --plan names the later lookups' keys a read by key asks for",
         "    check (in kw c.kwarg_names)\n");
   CHECK(loaded.program->plan("OWNKEY").find("(read by key: only files whose text holds it are parsed)") != std::string::npos);
 }
+
+namespace {
+
+// B5e's shape: a module and a name from the change, then the imports of that name from that
+// module across the repository. The name is held by most files (a one-key read would build the
+// whole source); the module by few: the other lookup of the same `where` narrows the read.
+const std::string kOwnWhereRule =
+    rule("OWNWHERE", "  for c0 in calls(changed) where c0.added and c0.callee ~ /^(?P<m>\\w+)\\.(?P<n>\\w+)$/\n"
+                     "  for u in symbols(repo) where u.kind == \"import\" and u.name == n and u.qualified ~ /(^|\\.){m}\\.{n}$/",
+         "{m}.{n} imported at {u.file}:{u.line}");
+
+// 40 files importing a few names from modules of a larger set (as `from`, plain and aliased
+// imports, and the module in a comment), and a changed file adding calls `module.name(...)`.
+ChangeBuilder random_imports(std::mt19937& rng) {
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  const std::vector<std::string> names = {"kernel", "launch", "run"};
+  auto mod = [&] {  // no module name inside another
+    size_t k = pick(16);
+    return std::string("mod") + static_cast<char>('a' + k / 4) + static_cast<char>('a' + k % 4);
+  };
+  ChangeBuilder b;
+  for (int i = 0; i < 40; ++i) {
+    std::string text;
+    int imports = 1 + static_cast<int>(pick(2));
+    for (int k = 0; k < imports; ++k) {
+      const std::string& n = names[pick(names.size())];
+      switch (pick(4)) {
+        case 0: text += "from pkg." + mod() + " import " + n + "\n"; break;
+        case 1: text += "from " + mod() + " import " + n + " as " + n + "_v\n"; break;
+        case 2: text += "import pkg." + mod() + "\n"; break;
+        default: text += "# " + mod() + "\nfrom pkg import " + n + "\n"; break;
+      }
+    }
+    text += "y = " + names[pick(names.size())] + "(1)\n";
+    b.unchanged("pkg/m" + std::to_string(i) + ".py", text);
+  }
+  std::string head;
+  for (int k = 0; k < 3; ++k) head += "w = " + mod() + "." + names[pick(names.size())] + "(a)\n";
+  b.file("pkg/changed.py", "w = 0\n", head);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("a read by key also asks for the keys of the other lookups of its own where (random repositories)", "[facts][bykey]") {
+  size_t findings = 0, lazy_parses = 0, whole_parses = 0;
+  for (unsigned seed = 1; seed <= 25; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    ChangeBuilder b = random_imports(rng);
+    size_t lazy_n = 0, whole_n = 0;
+    auto lazy = run(b, true, lazy_n, kOwnWhereRule);
+    auto whole = run(b, false, whole_n, kOwnWhereRule);
+    REQUIRE(lazy == whole);
+    findings += whole.size();
+    lazy_parses += lazy_n;
+    whole_parses += whole_n;
+  }
+  WARN("findings " << findings << ", parses " << lazy_parses << " read by key, " << whole_parses << " whole");
+  CHECK(findings > 10);
+  // each name is held by most files: without the module's key the read would build the source
+  // whole (as many parses as the whole build)
+  CHECK(lazy_parses * 2 < whole_parses);
+
+  auto facts = ChangeBuilder().facts();
+  auto loaded = review::dsl::load_ruleset("k.rules", kOwnWhereRule, facts->schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("OWNWHERE").find("(read by key: only files whose text holds it and the key of "
+                                              "`(~ u.qualified /(^|\\.){m}\\.{n}$/)` are parsed)") != std::string::npos);
+}
