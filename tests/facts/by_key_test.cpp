@@ -1,6 +1,7 @@
 // Reads by key (ChangeFacts::query_containing, the evaluator's demand-driven read of repository-wide
 // sources): the files chosen are those whose text holds the key, fewer files are parsed, and rules
 // find exactly what they find when every source is built whole, on random synthetic repositories.
+#include <map>
 #include <random>
 #include <set>
 
@@ -74,6 +75,45 @@ TEST_CASE("query_containing parses only the files whose text holds the words", "
   lazy->query("calls", kRepo);
   CHECK(lazy->query_containing("calls", kRepo, {"beta_helper"}) == nullptr);
   CHECK_THROWS_AS(lazy->query_containing("nosuch", kRepo, {"x"}), review::dsl::FactsError);
+}
+
+TEST_CASE("the word index finds the files of a word among tens of thousands of tokens", "[facts][bykey]") {
+  // 300 files of 120 tokens each, most of them in one file only (the token table grows many
+  // times), names sharing prefixes and suffixes; the files chosen for a word are exactly those
+  // whose text holds it (every word here is a run of word characters, so "a token containing
+  // it" is "the text containing it")
+  std::mt19937 rng(7);
+  auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  ChangeBuilder b;
+  std::map<std::string, std::string> texts;
+  for (int i = 0; i < 300; ++i) {
+    std::string text;
+    for (int k = 0; k < 120; ++k) {
+      std::string tok = k % 3 == 0 ? "n" + std::to_string(pick(100000)) : k % 3 == 1 ? "v" + std::to_string(i * 1000 + k) + "_x" : "w" + std::to_string(pick(400));
+      text += (k % 8 == 0 ? "\n" : k % 2 ? " = " : "(") + tok;
+    }
+    text += "\n";
+    std::string path = "pkg/f" + std::to_string(i) + ".py";
+    texts[path] = text;
+    b.unchanged(path, text);
+  }
+  size_t checked = 0;
+  for (const std::string word : {"v12005_x", "v12005", "w17", "w399", "n4242", "2005_x", "nomatch", "v299119_x"}) {
+    INFO(word);
+    std::set<std::string> want;
+    for (const auto& [path, text] : texts)
+      if (text.find(word) != std::string::npos) want.insert(path);
+    if (want.size() * 2 > texts.size()) continue;  // a whole build instead
+    auto facts = b.facts();  // fresh: nothing parsed yet
+    std::set<std::string> parsed;
+    facts->set_parse_hook([&](const std::string& p, bool) { parsed.insert(p); });
+    const auto* got = facts->query_containing("lines", kRepo, {word});
+    REQUIRE(got != nullptr);
+    CHECK(parsed == want);
+    CHECK(files_of(*got) == want);
+    ++checked;
+  }
+  CHECK(checked >= 6);
 }
 
 TEST_CASE("a glob scope reads by key within its files", "[facts][bykey]") {
