@@ -87,6 +87,14 @@ class ContentSource {
   virtual std::optional<std::string> base(const std::string& path) = 0;
   /// Returns every file path at head (for `repo` scope), sorted. May be empty when unknown.
   virtual std::vector<std::string> head_files() = 0;
+  /// Whether `path` has the same bytes at head and at base (both present), when the source can
+  /// tell without comparing the texts (git: the same blob id in both trees); nullopt when it
+  /// cannot tell. Lets a reader of both sides reuse what it made of one for the other. The
+  /// default cannot tell.
+  virtual std::optional<bool> same_text(const std::string& path) {
+    (void)path;
+    return std::nullopt;
+  }
 };
 
 struct Change {

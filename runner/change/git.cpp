@@ -101,25 +101,47 @@ GitContent::GitContent(std::string repo, std::string base_sha, std::string head_
     : repo_(std::move(repo)), base_sha_(std::move(base_sha)), head_sha_(std::move(head_sha)),
       work_tree_(work_tree) {}
 
+void GitContent::list(const std::string& rev, Listing& listing) {
+  if (listing.listed) return;
+  listing.listed = true;
+  // "<mode> SP <type> SP <object> TAB <path> NUL" per entry (git-ls-tree(1), OUTPUT FORMAT);
+  // --full-tree: paths from the top of the tree, as `REV:PATH` reads them
+  ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev});
+  if (r.exit_code != 0) {
+    listing_failed_ = true;
+    return;
+  }
+  for (const std::string& entry : split_nul(r.out)) {
+    std::size_t tab = entry.find('\t');
+    std::size_t s1 = entry.find(' ');
+    std::size_t s2 = s1 == std::string::npos ? s1 : entry.find(' ', s1 + 1);
+    if (tab == std::string::npos || s2 == std::string::npos || s2 > tab) {  // not this format
+      listing_failed_ = true;
+      continue;
+    }
+    bool is_blob = entry.compare(s1 + 1, s2 - s1 - 1, "blob") == 0;
+    listing.ids.emplace(entry.substr(tab + 1), is_blob ? entry.substr(s2 + 1, tab - s2 - 1) : std::string());
+  }
+}
+
+std::optional<bool> GitContent::same_text(const std::string& path) {
+  if (work_tree_ || path.empty()) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mutex_);
+  list(head_sha_, head_listing_);
+  list(base_sha_, base_listing_);
+  if (listing_failed_) return std::nullopt;
+  auto h = head_listing_.ids.find(path);
+  auto b = base_listing_.ids.find(path);
+  bool hb = h != head_listing_.ids.end() && !h->second.empty();
+  bool bb = b != base_listing_.ids.end() && !b->second.empty();
+  if (!hb && !bb) return std::nullopt;
+  return hb && bb && h->second == b->second;
+}
+
 std::optional<std::string> GitContent::blob(const std::string& rev, const std::string& path, Listing& listing) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!batch_) batch_ = std::make_unique<CatFileBatch>(repo_);
-  if (!listing.listed) {
-    listing.listed = true;
-    // "<mode> SP <type> SP <object> TAB <path> NUL" per entry (git-ls-tree(1), OUTPUT FORMAT);
-    // --full-tree: paths from the top of the tree, as `REV:PATH` reads them
-    ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev});
-    if (r.exit_code == 0) {
-      for (const std::string& entry : split_nul(r.out)) {
-        std::size_t tab = entry.find('\t');
-        std::size_t s1 = entry.find(' ');
-        std::size_t s2 = s1 == std::string::npos ? s1 : entry.find(' ', s1 + 1);
-        if (tab == std::string::npos || s2 == std::string::npos || s2 > tab) continue;  // not this format: asked by name
-        bool is_blob = entry.compare(s1 + 1, s2 - s1 - 1, "blob") == 0;
-        listing.ids.emplace(entry.substr(tab + 1), is_blob ? entry.substr(s2 + 1, tab - s2 - 1) : std::string());
-      }
-    }
-  }
+  list(rev, listing);
   auto it = listing.ids.find(path);
   if (it == listing.ids.end()) {
     ++named_requests_;

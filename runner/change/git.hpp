@@ -47,6 +47,10 @@ class GitContent : public ContentSource {
   /// Returns `git ls-tree -r --name-only head_sha` (work tree: tracked and untracked, not ignored,
   /// files present on disk), sorted. Throws InputError{repo, …} when git fails.
   std::vector<std::string> head_files() override;
+  /// From the two trees' listings (listed on first use): true when `path` is the same blob in
+  /// both, false when it is a blob in only one of them or two different blobs; nullopt with a
+  /// work-tree head, when a listing failed, or when neither tree holds `path` as a blob.
+  std::optional<bool> same_text(const std::string& path) override;
   /// Number of cat-file requests so far (tests check that one process serves them all).
   int requests() const;
   /// Of requests(), those asked as `REV:PATH` because the side's listing did not hold the path
@@ -60,6 +64,9 @@ class GitContent : public ContentSource {
     std::unordered_map<std::string, std::string> ids;
   };
   std::optional<std::string> blob(const std::string& rev, const std::string& path, Listing& listing);
+  /// Runs `git ls-tree` for `rev` into `listing` unless it ran already. Caller holds mutex_.
+  void list(const std::string& rev, Listing& listing);
+  bool listing_failed_ = false;  ///< an ls-tree failed: same_text cannot tell
 
   std::string repo_, base_sha_, head_sha_;
   bool work_tree_;

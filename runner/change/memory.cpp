@@ -19,6 +19,13 @@ std::optional<std::string> MemoryContent::base(const std::string& path) {
   return it->second;
 }
 
+std::optional<bool> MemoryContent::same_text(const std::string& path) {
+  auto h = head_texts_.find(path);
+  auto b = base_texts_.find(path);
+  if (h == head_texts_.end() && b == base_texts_.end()) return std::nullopt;
+  return h != head_texts_.end() && b != base_texts_.end() && h->second == b->second;
+}
+
 std::vector<std::string> MemoryContent::head_files() {
   std::vector<std::string> out;
   out.reserve(head_texts_.size());

@@ -27,6 +27,9 @@ class MemoryContent : public ContentSource {
   std::optional<std::string> base(const std::string& path) override;
   /// Returns the keys of head_texts (sorted, as std::map keeps them).
   std::vector<std::string> head_files() override;
+  /// Compares the two texts: true when both are there and equal, false when one is missing or
+  /// they differ, nullopt when neither is there.
+  std::optional<bool> same_text(const std::string& path) override;
 
   std::map<std::string, std::string> head_texts_;
   std::map<std::string, std::string> base_texts_;

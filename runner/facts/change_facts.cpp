@@ -265,12 +265,33 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   return m;
 }
 
+std::shared_ptr<const lang::SourceModel> ChangeFacts::donor_model(const std::string& path, bool base, bool& found) {
+  found = false;
+  if (base || !options_.donor || !options_.same_text || options_.donor->options_.max_file_bytes != options_.max_file_bytes)
+    return nullptr;
+  std::shared_ptr<const lang::SourceModel> m;
+  {
+    std::lock_guard lock(options_.donor->mu_);
+    auto it = options_.donor->models_.find("h:" + path);
+    if (it == options_.donor->models_.end()) return nullptr;
+    m = it->second;
+  }
+  if (!options_.same_text(path)) return nullptr;
+  found = true;
+  return m;
+}
+
 std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& path, bool base) {
   std::string key = (base ? "b:" : "h:") + path;
   {
     std::lock_guard lock(mu_);
     auto it = models_.find(key);
     if (it != models_.end()) return it->second;
+  }
+  bool shared = false;
+  if (auto m = donor_model(path, base, shared); shared) {
+    std::lock_guard lock(mu_);
+    return models_.emplace(key, std::move(m)).first->second;
   }
   const ChangedFile* cf = nullptr;
   for (const auto& f : change_->files)
@@ -283,9 +304,22 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& p
 void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
   std::vector<const FileRef*> todo;
   {
-    std::lock_guard lock(mu_);
-    for (const auto& r : refs)
-      if (!models_.count((r.base ? "b:" : "h:") + r.path)) todo.push_back(&r);
+    std::vector<const FileRef*> missing;
+    {
+      std::lock_guard lock(mu_);
+      for (const auto& r : refs)
+        if (!models_.count((r.base ? "b:" : "h:") + r.path)) missing.push_back(&r);
+    }
+    for (const FileRef* r : missing) {
+      bool shared = false;
+      auto m = donor_model(r->path, r->base, shared);
+      if (!shared) {
+        todo.push_back(r);
+        continue;
+      }
+      std::lock_guard lock(mu_);
+      models_.emplace((r->base ? "b:" : "h:") + r->path, std::move(m));
+    }
   }
   unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
                                     : std::max(1u, std::thread::hardware_concurrency());
@@ -522,72 +556,135 @@ std::vector<uint32_t> ChangeFacts::WordIndex::files_with(const std::string& word
   return out;
 }
 
+void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* touched,
+                             std::vector<std::string>* touched_names) {
+  const auto& paths = repo_files();
+  const ChangedFile* cf = change_->find(paths[i]);
+  std::optional<std::string> text;
+  {
+    std::lock_guard lock(mu_);
+    text = change_->content->head(paths[i]);
+  }
+  // what parse() would skip with a note, or read from the hunks: always a candidate
+  if (!text) {
+    if (cf) idx.always.push_back(i);
+    return;
+  }
+  if (parse_skips(*text)) {
+    // parsing skips it with its note (and, over the size limit, makes the review incomplete)
+    // as a whole build would: do that now, from the text in hand, and keep it a candidate
+    std::string key = "h:" + paths[i];
+    bool known;
+    {
+      std::lock_guard lock(mu_);
+      known = models_.count(key) > 0;
+    }
+    if (!known) {
+      auto m = parse(paths[i], false, std::move(text));
+      std::lock_guard lock(mu_);
+      models_.emplace(key, std::move(m));
+    }
+    idx.always.push_back(i);
+    return;
+  }
+  const std::string& t = *text;
+  const bool python = lang::language_of(paths[i]) == lang::Language::Python;
+  std::vector<size_t> heads;  // Python: the offset right after each `class` token
+  size_t k = 0;
+  bool after_class = false;  // the previous token is `class`, with only blanks since
+  while (k < t.size()) {
+    size_t gap = k;
+    while (k < t.size() && !word_char(t[k])) ++k;
+    if (after_class && t.find_first_not_of(" \t\r\n\\", gap) < k) after_class = false;
+    size_t start = k;
+    while (k < t.size() && word_char(t[k])) ++k;
+    if (k == start) continue;
+    const std::string_view tok = std::string_view(t).substr(start, k - start);
+    bool fresh = false;
+    const uint32_t id = idx.add_token(tok, fresh);
+    if (after_class) {
+      auto& d = idx.defined[std::string(tok)];
+      if (d.empty() || d.back() != i) {
+        d.push_back(i);
+        if (touched_names) touched_names->push_back(std::string(tok));
+      }
+    }
+    after_class = tok == "class";
+    if (after_class && python) heads.push_back(k);
+    auto& post = idx.postings[id];
+    if (post.empty() || post.back() != i) {
+      post.push_back(i);
+      if (touched) touched->push_back(id);
+    }
+  }
+  // each `class` token starts its own scan, so a `class` in a string or comment cannot hide one
+  for (size_t at : heads) {
+    bool whole = class_head_tokens(t, at, [&](std::string_view w) {
+      auto& h = idx.in_class_head[std::string(w)];
+      if (h.empty() || h.back() != i) {
+        h.push_back(i);
+        if (touched_names) touched_names->push_back(std::string(w));
+      }
+    });
+    if (!whole && (idx.head_always.empty() || idx.head_always.back() != i)) idx.head_always.push_back(i);
+  }
+}
+
+std::optional<ChangeFacts::WordIndex> ChangeFacts::word_index_from_donor() {
+  if (!options_.donor || !options_.same_text || !options_.donor->word_index_ ||
+      options_.donor->options_.max_file_bytes != options_.max_file_bytes)
+    return std::nullopt;
+  const auto& paths = repo_files();
+  if (options_.donor->repo_files() != paths) return std::nullopt;
+  std::vector<char> differs(paths.size(), 0);
+  std::vector<uint32_t> redo;
+  for (uint32_t i = 0; i < paths.size(); ++i)
+    if (!options_.same_text(paths[i])) {
+      differs[i] = 1;
+      redo.push_back(i);
+    }
+  WordIndex idx = *options_.donor->word_index_;
+  auto drop = [&](std::vector<uint32_t>& v) {
+    v.erase(std::remove_if(v.begin(), v.end(), [&](uint32_t f) { return differs[f] != 0; }), v.end());
+  };
+  if (!redo.empty()) {
+    for (auto& p : idx.postings) drop(p);
+    for (auto& [name, v] : idx.defined) drop(v);
+    for (auto& [name, v] : idx.in_class_head) drop(v);
+    drop(idx.always);
+    drop(idx.head_always);
+  }
+  if (!idx.dict.empty() && idx.dict.back() == '\n') idx.dict.pop_back();  // reopen the dict
+  std::vector<uint32_t> touched;
+  std::vector<std::string> names;
+  for (uint32_t i : redo) index_file(idx, i, &touched, &names);
+  idx.dict += '\n';
+  auto sorted = [](std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  sorted(touched);
+  for (uint32_t id : touched) sorted(idx.postings[id]);
+  for (const auto& n : names) {
+    if (auto it = idx.defined.find(n); it != idx.defined.end()) sorted(it->second);
+    if (auto it = idx.in_class_head.find(n); it != idx.in_class_head.end()) sorted(it->second);
+  }
+  sorted(idx.always);
+  sorted(idx.head_always);
+  return idx;
+}
+
 const ChangeFacts::WordIndex& ChangeFacts::word_index() {
   if (word_index_) return *word_index_;
+  if (auto from = word_index_from_donor()) {
+    word_index_ = std::move(from);
+    return *word_index_;
+  }
   WordIndex idx;
   const auto& paths = repo_files();
   for (uint32_t i = 0; i < paths.size(); ++i) {
     idx.ids.emplace(paths[i], i);
-    const ChangedFile* cf = change_->find(paths[i]);
-    std::optional<std::string> text;
-    {
-      std::lock_guard lock(mu_);
-      text = change_->content->head(paths[i]);
-    }
-    // what parse() would skip with a note, or read from the hunks: always a candidate
-    if (!text) {
-      if (cf) idx.always.push_back(i);
-      continue;
-    }
-    if (parse_skips(*text)) {
-      // parsing skips it with its note (and, over the size limit, makes the review incomplete)
-      // as a whole build would: do that now, from the text in hand, and keep it a candidate
-      std::string key = "h:" + paths[i];
-      bool known;
-      {
-        std::lock_guard lock(mu_);
-        known = models_.count(key) > 0;
-      }
-      if (!known) {
-        auto m = parse(paths[i], false, std::move(text));
-        std::lock_guard lock(mu_);
-        models_.emplace(key, std::move(m));
-      }
-      idx.always.push_back(i);
-      continue;
-    }
-    const std::string& t = *text;
-    const bool python = lang::language_of(paths[i]) == lang::Language::Python;
-    std::vector<size_t> heads;  // Python: the offset right after each `class` token
-    size_t k = 0;
-    bool after_class = false;  // the previous token is `class`, with only blanks since
-    while (k < t.size()) {
-      size_t gap = k;
-      while (k < t.size() && !word_char(t[k])) ++k;
-      if (after_class && t.find_first_not_of(" \t\r\n\\", gap) < k) after_class = false;
-      size_t start = k;
-      while (k < t.size() && word_char(t[k])) ++k;
-      if (k == start) continue;
-      const std::string_view tok = std::string_view(t).substr(start, k - start);
-      bool fresh = false;
-      const uint32_t id = idx.add_token(tok, fresh);
-      if (after_class) {
-        auto& d = idx.defined[std::string(tok)];
-        if (d.empty() || d.back() != i) d.push_back(i);
-      }
-      after_class = tok == "class";
-      if (after_class && python) heads.push_back(k);
-      auto& post = idx.postings[id];
-      if (post.empty() || post.back() != i) post.push_back(i);
-    }
-    // each `class` token starts its own scan, so a `class` in a string or comment cannot hide one
-    for (size_t at : heads) {
-      bool whole = class_head_tokens(t, at, [&](std::string_view w) {
-        auto& h = idx.in_class_head[std::string(w)];
-        if (h.empty() || h.back() != i) h.push_back(i);
-      });
-      if (!whole && (idx.head_always.empty() || idx.head_always.back() != i)) idx.head_always.push_back(i);
-    }
+    index_file(idx, i, nullptr, nullptr);
   }
   idx.dict += '\n';
   word_index_ = std::move(idx);

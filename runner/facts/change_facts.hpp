@@ -56,6 +56,14 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     /// parsed yet are not parsed (no facts; listed by incomplete() as "PATH: not analysed (the
     /// memory ceiling was reached)"). nullptr = no ceiling.
     const std::atomic<bool>* memory_exceeded = nullptr;
+    /// Another ChangeFacts whose head side holds, for every path where `same_text(path)` is
+    /// true, the same text as this one's head side (the differential review's base run reads
+    /// the base texts as its head, and the head run is the donor). The head models the donor
+    /// has parsed already are used instead of parsing those files again, and once the donor has
+    /// its word index, this one's starts from it and reads only the other files. The donor is
+    /// only read, never made to parse, and must outlive this object. nullptr = none.
+    ChangeFacts* donor = nullptr;
+    std::function<bool(const std::string& path)> same_text;
   };
 
   /// `change` must be non-null with a non-null content source.
@@ -177,6 +185,16 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     std::string_view token(uint32_t id) const;
   };
   const WordIndex& word_index();
+  /// Indexes the text of repo_files()[i] into `idx` (postings get `i` at their end: the caller
+  /// sorts them when files come out of order; `touched`, when given, collects the token ids,
+  /// and the class names and heads, whose lists got `i`).
+  void index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* touched,
+                  std::vector<std::string>* touched_names);
+  /// The donor's word index with the files whose text differs indexed again; nullopt when the
+  /// donor has none or lists other files.
+  std::optional<WordIndex> word_index_from_donor();
+  /// The donor's model of head file `path`, when its text is the same and the donor has parsed it.
+  std::shared_ptr<const lang::SourceModel> donor_model(const std::string& path, bool base, bool& found);
   /// True for a text that parsing skips with a note: over `--max-file-bytes`, or holding a NUL
   /// byte (binary). head_text and the word index use it to agree with parse().
   bool parse_skips(const std::string& text) const;

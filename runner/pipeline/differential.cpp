@@ -107,6 +107,14 @@ DifferentialStats mark_pre_existing(const std::shared_ptr<const change::Change>&
     fopts.jobs = options.jobs;
     fopts.max_file_bytes = options.max_file_bytes;
     fopts.memory_exceeded = options.memory_exceeded;
+    if (options.head_facts) {
+      // a path whose base and head texts are one blob reads as the head run read it
+      fopts.donor = options.head_facts;
+      fopts.same_text = [content = change->content](const std::string& path) {
+        auto same = content->same_text(path);
+        return same && *same;
+      };
+    }
     facts::ChangeFacts facts(base, fopts);
     for (const auto& r : options.repositories) facts.add_repository(r);
     for (const auto& p : programs) {

@@ -22,6 +22,7 @@
 #include "dsl/finding.hpp"
 #include "dsl/ruleset.hpp"
 #include "runner/change/change.hpp"
+#include "runner/facts/change_facts.hpp"
 #include "runner/facts/source.hpp"
 
 namespace review::pipeline {
@@ -34,6 +35,10 @@ struct DifferentialOptions {
   /// evaluation stops, and the findings it did not reach stay new (never pre-existing).
   const std::atomic<bool>* memory_exceeded = nullptr;
   std::vector<facts::Repository> repositories;  ///< the head run's named scopes, the same for the base
+  /// The head run's facts, if still alive: the base run reuses the head models it parsed and
+  /// its word index for the files whose text is the same on both sides (ContentSource::
+  /// same_text; ChangeFacts::Options::donor). nullptr = the base run parses what it reads.
+  facts::ChangeFacts* head_facts = nullptr;
 };
 
 /// What the step did (for the run's notes and the benchmarks).

@@ -158,7 +158,9 @@ ReviewResult review(const std::shared_ptr<const change::Change>& change,
     if (o.warnings)
       *o.warnings << "note: the differential review was skipped (the memory ceiling was reached): every finding counts as new\n";
   } else if (o.differential && !o.audit) {
-    out.differential = mark_pre_existing(change, programs, o.differential_options, out.findings);
+    DifferentialOptions dopts = o.differential_options;
+    dopts.head_facts = &facts;
+    out.differential = mark_pre_existing(change, programs, dopts, out.findings);
     run.differential = out.differential.ran;
     if (size_t n = out.differential.pre_existing; n && o.notes)
       *o.notes << "note: " << n << " finding" << (n == 1 ? " is" : "s are")

@@ -1,4 +1,5 @@
 #include "runner/change/git.hpp"
+#include "runner/change/memory.hpp"
 
 #include "catch.hpp"
 #include "change/test_util.hpp"
@@ -85,6 +86,7 @@ TEST_CASE("GitContent: a listed file is read by its object id, with the answers 
   std::filesystem::create_symlink("a/b/c/deep.py", repo.path / "link.py");
   std::string base = repo.commit("base");
   repo.write("a/b/c/deep.py", "d = 2\n");
+  repo.write("new.py", "n = 1\n");
   git(repo.str(), {"add", "-A"});
   // a submodule entry (gitlink): a commit in the tree, never a blob
   git(repo.str(), {"update-index", "--add", "--cacheinfo", "160000," + base + ",sub"});
@@ -110,6 +112,29 @@ TEST_CASE("GitContent: a listed file is read by its object id, with the answers 
   CHECK(content.head("./top.py") == std::optional<std::string>("t = 1\n"));
   CHECK(content.head("missing.py") == std::nullopt);
   CHECK(content.named_requests() == 4);
+
+  // same_text from the listings, without reading a blob
+  const int asked = content.requests();
+  CHECK(content.same_text("top.py") == std::optional<bool>(true));
+  CHECK(content.same_text("link.py") == std::optional<bool>(true));
+  CHECK(content.same_text("a/b/c/deep.py") == std::optional<bool>(false));
+  CHECK(content.same_text("new.py") == std::optional<bool>(false));  // only at head
+  CHECK(content.same_text("sub") == std::nullopt);                   // no blob on either side
+  CHECK(content.same_text("missing.py") == std::nullopt);
+  CHECK(content.same_text("a/b") == std::nullopt);                   // a tree
+  CHECK(content.requests() == asked);
+
+  GitContent work(repo.str(), base, head, true);  // the work tree: cannot tell
+  CHECK(work.same_text("top.py") == std::nullopt);
+}
+
+TEST_CASE("MemoryContent::same_text compares the two texts") {
+  MemoryContent m({{"a", "x"}, {"b", "y"}, {"c", "z"}}, {{"a", "x"}, {"b", "Y"}, {"d", "w"}});
+  CHECK(m.same_text("a") == std::optional<bool>(true));
+  CHECK(m.same_text("b") == std::optional<bool>(false));
+  CHECK(m.same_text("c") == std::optional<bool>(false));
+  CHECK(m.same_text("d") == std::optional<bool>(false));
+  CHECK(m.same_text("e") == std::nullopt);
 }
 
 TEST_CASE("load_git_change: work tree mode includes uncommitted and untracked files") {

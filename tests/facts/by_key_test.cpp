@@ -547,3 +547,104 @@ TEST_CASE("a read by key also asks for the keys of the other lookups of its own 
   CHECK(loaded.program->plan("OWNWHERE").find("(read by key: only files whose text holds it and the key of "
                                               "`(~ u.qualified /(^|\\.){m}\\.{n}$/)` are parsed)") != std::string::npos);
 }
+
+namespace {
+
+// The differential review's base run (runner/pipeline/differential.cpp): the base texts read as
+// the head side of a change of their own, over the head's file list.
+class BaseAsHead final : public review::change::ContentSource {
+ public:
+  explicit BaseAsHead(std::shared_ptr<review::change::ContentSource> inner) : inner_(std::move(inner)) {}
+  std::optional<std::string> head(const std::string& path) override { return inner_->base(path); }
+  std::optional<std::string> base(const std::string&) override { return std::nullopt; }
+  std::vector<std::string> head_files() override { return inner_->head_files(); }
+
+ private:
+  std::shared_ptr<review::change::ContentSource> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("a base run reusing the head run's models and word index finds what it finds alone (random repositories)", "[facts][bykey]") {
+  size_t findings = 0, alone_parses = 0, reusing_parses = 0, donor_parses_during = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+    ChangeBuilder b = random_repo(rng);
+    // more of the change: edited files (a name defined, a call dropped), one added, one deleted
+    for (int k = 0; k < 6; ++k) {
+      std::string path = "pkg/m" + std::to_string(pick(60)) + ".py";
+      if (b.change.find(path)) continue;
+      std::string old = b.content->head_texts_[path];
+      std::string now = k % 2 ? old + "def rope_" + std::to_string(k) + "(q):\n    return q\n" : old.substr(0, old.size() / 2) + "\n";
+      b.file(path, old, now);
+    }
+    b.added("pkg/new.py", "def shuffle(x):\n    return silu(x)\n");
+    std::string gone = "pkg/m" + std::to_string(pick(60)) + ".py";
+    if (!b.change.find(gone)) {
+      b.file(gone, b.content->head_texts_[gone], "", review::change::FileStatus::Deleted);
+      b.content->head_texts_.erase(gone);
+    }
+
+    size_t donor_n = 0, n = 0;
+    auto donor = b.facts();
+    donor->set_parse_hook([&](const std::string&, bool) { ++donor_n; });
+    {
+      auto loaded = review::dsl::load_ruleset("k.rules", kRules, donor->schema(), nullptr, {});
+      REQUIRE(loaded.ok());
+      review::dsl::EvalOptions o;
+      o.rule_budget = std::chrono::milliseconds(60000);
+      review::dsl::evaluate(*loaded.program, *donor, o);
+    }
+    const size_t donor_before = donor_n;
+
+    // the base change: the changed files with a base version, every line added
+    auto base = std::make_shared<review::change::Change>();
+    base->content = std::make_shared<BaseAsHead>(b.content);
+    for (const auto& f : b.change.files) {
+      if (f.status == review::change::FileStatus::Added) continue;
+      ChangeBuilder one;
+      one.added(f.path, *b.content->base(f.path));
+      base->files.push_back(one.change.files.front());
+    }
+    auto same = [content = b.content](const std::string& p) {
+      auto s = content->same_text(p);
+      return s && *s;
+    };
+    auto evaluate = [&](review::facts::ChangeFacts::Options o, size_t& parses) {
+      auto facts = std::make_shared<review::facts::ChangeFacts>(base, std::move(o));
+      facts->set_parse_hook([&](const std::string&, bool) { ++parses; });
+      auto loaded = review::dsl::load_ruleset("k.rules", kRules, facts->schema(), nullptr, {});
+      REQUIRE(loaded.ok());
+      review::dsl::EvalOptions eo;
+      eo.rule_budget = std::chrono::milliseconds(60000);
+      auto r = review::dsl::evaluate(*loaded.program, *facts, eo);
+      std::vector<std::string> out;
+      for (const auto& f : r.findings) out.push_back(f.rule_id + " " + f.file + ":" + std::to_string(f.line) + " " + f.problem);
+      // the word index: the files of some words, read by key
+      for (const std::string w : {"rope", "silu", "shuffle", "kv_cache2", "ops", "x"}) {
+        const auto* got = facts->query_containing("symbols", kRepo, {w});
+        out.push_back(w + ":" + (got ? std::to_string(files_of(*got).size()) + " files" : std::string("whole")));
+        if (got)
+          for (const auto& f : files_of(*got)) out.push_back("  " + f);
+      }
+      return out;
+    };
+    size_t alone_n = 0;
+    auto alone = evaluate({}, alone_n);
+    review::facts::ChangeFacts::Options o;
+    o.donor = donor.get();
+    o.same_text = same;
+    auto reusing = evaluate(o, n);
+    REQUIRE(reusing == alone);
+    findings += alone.size();
+    alone_parses += alone_n;
+    reusing_parses += n;
+    donor_parses_during += donor_n - donor_before;
+  }
+  WARN("base runs: " << alone_parses << " parses alone, " << reusing_parses << " reusing the head run's");
+  CHECK(findings > 100);
+  CHECK(reusing_parses * 2 < alone_parses);  // most files are the same on both sides
+  CHECK(donor_parses_during == 0);            // the head run is only read
+}
