@@ -1209,6 +1209,14 @@ def d4_relabel(rows, repos):
     return keep, rejects
 
 
+
+def reject_row(r, nxt, rule, why):
+    """The record of a positive/negative pair a label filter drops: the positive's fields, the
+    filters that rejected it (`why`, a list of names) and the paired negative's id."""
+    return dict(repo=r["repo"], rule=rule, fix_sha=r["fix_sha"], head_sha=r["head_sha"],
+                path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
+                neg_id=nxt.get("id", ""), half=r.get("half", ""))
+
 def d8_relabel(rows, repos):
     """Applies d8_label() to every D8 pair of rows (a positive and the negative that follows
     it): returns (rows kept, with relabelled positives; reject records of the pairs dropped)."""
@@ -1222,9 +1230,7 @@ def d8_relabel(rows, repos):
                 else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
             why, pos = d8_label(d, r, nxt)
             if why:
-                rejects.append(dict(repo=r["repo"], rule="D8", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
-                                    path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
-                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+                rejects.append(reject_row(r, nxt, "D8", why))
             else:
                 keep += [pos, nxt]
             k += 2
@@ -1615,9 +1621,7 @@ def hk4_relabel(rows, repos):
             if not why:
                 per_fix[(r["repo"], r["fix_sha"])] += 1
             if why:
-                rejects.append(dict(repo=r["repo"], rule="HK4", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
-                                    path=r["path"], line=r["line"], why=",".join(why), id=r.get("id", ""),
-                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+                rejects.append(reject_row(r, nxt, "HK4", why))
             else:
                 keep += [r, nxt]
             k += 2

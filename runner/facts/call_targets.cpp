@@ -716,6 +716,23 @@ struct Resolved {
   std::vector<std::pair<std::string, Value>> fields;  // sorted by name
 };
 
+// The resolution fields of a call that runs no definition of the repository: `why` says why.
+std::vector<std::pair<std::string, Value>> unresolved_fields(bool external, const std::string& why) {
+  return {{"binding_error", Value(std::string())},
+          {"external", Value(external)},
+          {"kind", Value(std::string())},
+          {"target", Value(std::string())},
+          {"target_abstract", Value(false)},
+          {"target_decorators", util::str_list({})},
+          {"target_file", Value(std::string())},
+          {"target_kwargs", Value(false)},
+          {"target_line", Value(static_cast<int64_t>(0))},
+          {"target_params", util::str_list({})},
+          {"unknown_keywords", util::str_list({})},
+          {"unresolved", Value(why)},
+          {"via", Value(std::string())}};
+}
+
 Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, bool base) {
   Target t;
   std::string via, kind;
@@ -758,19 +775,7 @@ Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& 
       }
     }
     if (!t.why.empty()) {
-      f = {{"binding_error", Value(std::string())},
-           {"external", Value(false)},
-           {"kind", Value(std::string())},
-           {"target", Value(std::string())},
-           {"target_abstract", Value(false)},
-           {"target_decorators", util::str_list({})},
-           {"target_file", Value(std::string())},
-           {"target_kwargs", Value(false)},
-           {"target_line", Value(static_cast<int64_t>(0))},
-           {"target_params", util::str_list({})},
-           {"unknown_keywords", util::str_list({})},
-           {"unresolved", Value(t.why)},
-           {"via", Value(std::string())}};
+      f = unresolved_fields(false, t.why);
       return out;
     }
     f = {{"binding_error", Value(b.error)},
@@ -787,19 +792,7 @@ Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& 
          {"unresolved", Value(std::string())},
          {"via", Value(via)}};
   } else {
-    f = {{"binding_error", Value(std::string())},
-         {"external", Value(t.external)},
-         {"kind", Value(std::string())},
-         {"target", Value(std::string())},
-         {"target_abstract", Value(false)},
-         {"target_decorators", util::str_list({})},
-         {"target_file", Value(std::string())},
-         {"target_kwargs", Value(false)},
-         {"target_line", Value(static_cast<int64_t>(0))},
-         {"target_params", util::str_list({})},
-         {"unknown_keywords", util::str_list({})},
-         {"unresolved", Value(t.why.empty() ? std::string("not resolved") : t.why)},
-         {"via", Value(std::string())}};
+    f = unresolved_fields(t.external, t.why.empty() ? std::string("not resolved") : t.why);
   }
   return out;
 }
