@@ -1187,27 +1187,37 @@ def relabel(rows, repos):
 def d4_relabel(rows, repos):
     """D4's assert pairs whose put-back assert (the negative's line at the fix) lies inside a
     string literal (a docstring's example): text, not a check; dropped as 'in-string'."""
+    def judge(d, pos, neg):
+        in_string = int(neg["line"]) in in_string_lines(show(d, neg["head_sha"], neg["path"]) or "")
+        return (["in-string"] if in_string else []), pos
+    return relabel_pairs(rows, repos, "D4", judge, lambda pos: pos["description"].startswith("an assertion"))
+
+
+
+def relabel_pairs(rows, repos, rule, judge, wanted=lambda pos: True):
+    """Walks the `rule` pairs of rows (a positive that `wanted` accepts and the negative of the
+    same fix that follows it) and asks judge(repo_dir, pos, neg) -> (why, pos): a non-empty `why`
+    (filter names) drops the pair, otherwise it is kept with the returned positive. Other rows are
+    kept as they are. `repos` is one repository or the folder of clones. Returns (rows kept,
+    reject records)."""
     keep, rejects, k = [], [], 0
     while k < len(rows):
         r = rows[k]
         nxt = rows[k + 1] if k + 1 < len(rows) else None
-        if r["rule"] == "D4" and r["polarity"] == "positive" and r["description"].startswith("an assertion") \
-                and nxt is not None and nxt["rule"] == "D4" and nxt["polarity"] == "negative" \
-                and nxt["fix_sha"] == r["fix_sha"]:
+        if r["rule"] == rule and r["polarity"] == "positive" and wanted(r) and nxt is not None \
+                and nxt["rule"] == rule and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
             d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
                 else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
-            if int(nxt["line"]) in in_string_lines(show(d, nxt["head_sha"], nxt["path"]) or ""):
-                rejects.append(dict(repo=r["repo"], rule="D4", fix_sha=r["fix_sha"], head_sha=r["head_sha"],
-                                    path=r["path"], line=r["line"], why="in-string", id=r.get("id", ""),
-                                    neg_id=nxt.get("id", ""), half=r.get("half", "")))
+            why, pos = judge(d, r, nxt)
+            if why:
+                rejects.append(reject_row(r, nxt, rule, why))
             else:
-                keep += [r, nxt]
+                keep += [pos, nxt]
             k += 2
             continue
         keep.append(r)
         k += 1
     return keep, rejects
-
 
 
 def reject_row(r, nxt, rule, why):
@@ -1220,24 +1230,7 @@ def reject_row(r, nxt, rule, why):
 def d8_relabel(rows, repos):
     """Applies d8_label() to every D8 pair of rows (a positive and the negative that follows
     it): returns (rows kept, with relabelled positives; reject records of the pairs dropped)."""
-    keep, rejects, k = [], [], 0
-    while k < len(rows):
-        r = rows[k]
-        nxt = rows[k + 1] if k + 1 < len(rows) else None
-        if r["rule"] == "D8" and r["polarity"] == "positive" and nxt is not None and nxt["rule"] == "D8" \
-                and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
-            d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
-                else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
-            why, pos = d8_label(d, r, nxt)
-            if why:
-                rejects.append(reject_row(r, nxt, "D8", why))
-            else:
-                keep += [pos, nxt]
-            k += 2
-            continue
-        keep.append(r)
-        k += 1
-    return keep, rejects
+    return relabel_pairs(rows, repos, "D8", d8_label)
 
 
 # ---- label filters for B5, C1/C2, HK4 and D9 (session 7, miner2) --------------------------------
@@ -1592,43 +1585,30 @@ def hk4_relabel(rows, repos):
     follows it), finding the stub again in the fix's hunk at the negative's line (the removed
     stub line whose text is the positive's line), hk4_interface(), and the cap of HK4_PER_FIX
     pairs per fix commit (the first in row order): returns (rows kept, reject records)."""
-    keep, rejects, k = [], [], 0
     per_fix = collections.Counter()
-    while k < len(rows):
-        r = rows[k]
-        nxt = rows[k + 1] if k + 1 < len(rows) else None
-        if r["rule"] == "HK4" and r["polarity"] == "positive" and nxt is not None and nxt["rule"] == "HK4" \
-                and nxt["polarity"] == "negative" and nxt["fix_sha"] == r["fix_sha"]:
-            d = repos if os.path.isdir(os.path.join(repos, ".git")) or repos.endswith(".git") \
-                else os.path.join(repos, REPO_DIRS.get(r["repo"], r["repo"].split("/")[-1]))
-            intro_lines = (show(d, r["head_sha"], r["path"]) or "").splitlines()
-            stub = intro_lines[int(r["line"]) - 1] if 0 < int(r["line"]) <= len(intro_lines) else None
-            why = []
-            for old, h in _fix_hunks(d, nxt["fix_sha"], nxt["path"]):
-                if h.new_start != int(nxt["line"]) or old is None:
-                    continue
-                hit = [i for i, x in enumerate(h.removed) if STUB.match(x) and stub is not None and x == stub]
-                if not hit:
-                    continue
-                parent = git(d, "rev-parse", nxt["fix_sha"] + "^", check=False).strip()
-                why = hk4_fix_filter(show(d, parent, old) or "", h.old_start + hit[0], h.removed[hit[0]], h.added,
-                                     show(d, nxt["fix_sha"], nxt["path"]), int(nxt["line"]))
-                break
-            if not why and hk4_interface(d, r["head_sha"], r["path"], int(r["line"])):
-                why = ["interface"]
-            if not why and per_fix[(r["repo"], r["fix_sha"])] >= HK4_PER_FIX:
-                why = ["fix-cap"]
-            if not why:
-                per_fix[(r["repo"], r["fix_sha"])] += 1
-            if why:
-                rejects.append(reject_row(r, nxt, "HK4", why))
-            else:
-                keep += [r, nxt]
-            k += 2
-            continue
-        keep.append(r)
-        k += 1
-    return keep, rejects
+
+    def judge(d, r, nxt):
+        intro_lines = (show(d, r["head_sha"], r["path"]) or "").splitlines()
+        stub = intro_lines[int(r["line"]) - 1] if 0 < int(r["line"]) <= len(intro_lines) else None
+        why = []
+        for old, h in _fix_hunks(d, nxt["fix_sha"], nxt["path"]):
+            if h.new_start != int(nxt["line"]) or old is None:
+                continue
+            hit = [i for i, x in enumerate(h.removed) if STUB.match(x) and stub is not None and x == stub]
+            if not hit:
+                continue
+            parent = git(d, "rev-parse", nxt["fix_sha"] + "^", check=False).strip()
+            why = hk4_fix_filter(show(d, parent, old) or "", h.old_start + hit[0], h.removed[hit[0]], h.added,
+                                 show(d, nxt["fix_sha"], nxt["path"]), int(nxt["line"]))
+            break
+        if not why and hk4_interface(d, r["head_sha"], r["path"], int(r["line"])):
+            why = ["interface"]
+        if not why and per_fix[(r["repo"], r["fix_sha"])] >= HK4_PER_FIX:
+            why = ["fix-cap"]
+        if not why:
+            per_fix[(r["repo"], r["fix_sha"])] += 1
+        return why, r
+    return relabel_pairs(rows, repos, "HK4", judge)
 
 
 D9_TYPE64 = r"(u?int64_t|int64|long long|long|size_t|ptrdiff_t|index_t)"
