@@ -5,7 +5,9 @@
 # Generates hostile sources, diffs, rulesets, event JSON, review.yml and SARIF (tests/hostile/gen.py)
 # in a temporary folder and runs RUNNER on each. Every run must exit 0-3 within the time limit and
 # print nothing from a sanitizer and no "internal error". With an ASan/UBSan build it doubles as a
-# sanitizer sweep (set SWEEP_TIMEOUT higher there; the default suits a normal build).
+# sanitizer sweep (set SWEEP_TIMEOUT higher there; the default suits a normal build). The limit is
+# CPU seconds (ulimit -t), so a loaded machine does not fail a run that is merely waiting for a
+# core; a run that waits without using CPU (a deadlock) is stopped after 4x the limit of wall time.
 # Exit 0 when every case passes, 1 otherwise (the failing cases are listed).
 set -u
 runner=${1:?usage: sweep.sh RUNNER [CASE-SUBSTRING]}
@@ -32,10 +34,11 @@ check() {
   shift 2
   [ -n "$only" ] && [[ "$name" != *"$only"* ]] && return 0
   cases=$((cases + 1))
-  timeout "$limit" "$runner" "$@" <"$in" >"$tmp/out" 2>"$tmp/err"
+  (ulimit -t "$limit"; exec timeout $((limit * 4)) "$runner" "$@") <"$in" >"$tmp/out" 2>"$tmp/err"
   local rc=$?
   local why=""
-  if [ $rc -eq 124 ]; then why="timed out after ${limit}s"
+  if [ $rc -eq 124 ]; then why="no exit after $((limit * 4))s of wall time (a hang)"
+  elif [ $rc -eq 152 ] || [ $rc -eq 137 ]; then why="used more than ${limit}s of CPU (signal $((rc - 128)))"
   elif [ $rc -gt 4 ]; then why="exit code $rc"
   elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$tmp/err"; then why="sanitizer or internal error"
   fi
