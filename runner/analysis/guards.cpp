@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 namespace review::analysis {
 namespace {
@@ -298,6 +299,187 @@ bool GuardLogic::is_literal(const std::string& t) {
   for (; k < t.size(); ++k)
     if (!std::isdigit(static_cast<unsigned char>(t[k])) && t[k] != '.' && t[k] != 'x' && t[k] != '_') return false;
   return true;
+}
+
+}  // namespace review::analysis
+
+namespace review::analysis {
+namespace {
+
+// C-like logical operators read as Python's, outside strings and brackets-insensitive: `&&`,
+// `||`, and `!` not followed by `=`.
+std::string pythonise_logic(std::string_view t) {
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (quote) {
+      out += c;
+      if (c == '\\' && i + 1 < t.size()) out += t[++i];
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    if (c == '&' && i + 1 < t.size() && t[i + 1] == '&') { out += " and "; ++i; continue; }
+    if (c == '|' && i + 1 < t.size() && t[i + 1] == '|') { out += " or "; ++i; continue; }
+    if (c == '!' && (i + 1 >= t.size() || t[i + 1] != '=')) { out += " not "; continue; }
+    out += c;
+  }
+  return out;
+}
+
+// `t` with each plain string literal in single quotes (no quote or backslash inside) written
+// with double quotes, and one pair of brackets around the whole text dropped: `('a')` -> `"a"`.
+std::string requote(std::string s) {
+  if (s.size() >= 2 && s.front() == '(' && s.back() == ')') {
+    std::vector<bool> top = top_level(s);
+    bool whole = true;
+    for (size_t i = 1; i + 1 < s.size(); ++i)
+      if (top[i]) whole = false;
+    // A tuple keeps its brackets: `('a', 'b')` is not `'a', 'b'`.
+    std::string inner = s.substr(1, s.size() - 2);
+    std::vector<bool> in = top_level(inner);
+    for (size_t i = 0; i < inner.size(); ++i)
+      if (in[i] && inner[i] == ',') whole = false;
+    if (whole) s = inner;
+  }
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '"') {  // a double-quoted literal is copied whole
+      size_t e = i + 1;
+      while (e < s.size() && s[e] != '"') e += s[e] == '\\' ? 2 : 1;
+      out += s.substr(i, e + 1 - i);
+      i = e;
+      continue;
+    }
+    if (s[i] == '\'') {
+      size_t e = s.find_first_of("'\"\\", i + 1);
+      if (e != std::string::npos && s[e] == '\'') {
+        out += '"' + s.substr(i + 1, e - i - 1) + '"';
+        i = e;
+        continue;
+      }
+      out += s.substr(i);  // not a plain literal: the rest as written
+      break;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+// Splits a normalised atom text at its first depth-0 comparison operator among `ops`
+// (longest first at each position); false when there is none.
+bool split_comparison(const std::string& t, std::string& l, std::string& op, std::string& r) {
+  std::vector<bool> top = top_level(t);
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!top[i]) continue;
+    for (const char* o : {"==", "<=", ">=", "<", ">"}) {
+      size_t n = std::string_view(o).size();
+      if (t.compare(i, n, o) != 0) continue;
+      if (n == 1 && ((i + 1 < t.size() && (t[i + 1] == '<' || t[i + 1] == '>' || t[i + 1] == '=')) ||
+                     (i > 0 && (t[i - 1] == '<' || t[i - 1] == '>' || t[i - 1] == '-' || t[i - 1] == '='))))
+        continue;  // shifts, `->`
+      if (i == 0 || i + n >= t.size()) return false;
+      l = t.substr(0, i), op = o, r = t.substr(i + n);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Canonical text of an atom, `positive` false for its negation.
+std::string render_atom(const std::string& t, bool positive) {
+  std::string l, op, r;
+  std::string l2, op2, r2;
+  if (split_comparison(t, l, op, r) && !split_comparison(r, l2, op2, r2)) {
+    l = requote(l), r = requote(r);
+    if (op == "==") {
+      if (r < l) std::swap(l, r);
+      return l + (positive ? " == " : " != ") + r;
+    }
+    // Orderings: `a > b` is `b < a`; `not a < b` is `b <= a`.
+    if (op == ">" || op == ">=") std::swap(l, r), op = op == ">" ? "<" : "<=";
+    if (!positive) std::swap(l, r), op = op == "<" ? "<=" : "<";
+    return l + " " + op + " " + r;
+  }
+  std::vector<bool> top = top_level(t);
+  for (const char* kw : {"is", "in"}) {
+    auto at = keyword_at(t, top, kw);
+    if (at.empty() || at[0] == 0) continue;
+    std::string lhs = requote(std::string(trim(std::string_view(t).substr(0, at[0]))));
+    std::string rhs = requote(std::string(trim(std::string_view(t).substr(at[0] + 2))));
+    if (rhs.empty()) continue;
+    if (positive) return lhs + " " + kw + " " + rhs;
+    return lhs + (kw == std::string("is") ? " is not " : " not in ") + rhs;
+  }
+  return positive ? requote(t) : "not " + requote(t);
+}
+
+std::string render(const GuardLogic& g, const Formula& f, bool positive);
+
+std::string render_group(const GuardLogic& g, const Formula& f, bool positive) {
+  // Or under `positive`, or And under negation, is a disjunction; the other two a conjunction.
+  bool disj = (f.kind == Formula::Or) == positive;
+  std::vector<std::string> parts;
+  for (const auto& k : f.kids) {
+    std::string s = render(g, k, positive);
+    // Flatten nested groups of the same connective.
+    bool same = (k.kind == Formula::Or || k.kind == Formula::And) &&
+                ((k.kind == Formula::Or) == positive) == disj;
+    if (same && s.size() >= 2 && s.front() == '(' && s.back() == ')') {
+      std::string inner = s.substr(1, s.size() - 2), sep = disj ? " or " : " and ";
+      size_t from = 0;
+      // Only depth-0 separators of the inner text split it.
+      std::vector<bool> top = top_level(inner);
+      for (size_t i = 0; i + sep.size() <= inner.size(); ++i)
+        if (top[i] && inner.compare(i, sep.size(), sep) == 0) {
+          parts.push_back(inner.substr(from, i - from));
+          from = i + sep.size();
+          i += sep.size() - 1;
+        }
+      parts.push_back(inner.substr(from));
+    } else {
+      parts.push_back(s);
+    }
+  }
+  std::sort(parts.begin(), parts.end());
+  parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  if (parts.size() == 1) return parts[0];
+  std::string out = "(";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? (disj ? " or " : " and ") : "") + parts[i];
+  return out + ")";
+}
+
+std::string render(const GuardLogic& g, const Formula& f, bool positive) {
+  switch (f.kind) {
+    case Formula::Atom: return f.atom >= 0 ? render_atom(g.text(f.atom), positive) : (positive == true ? "True" : "False");
+    case Formula::Not: return render(g, f.kids[0], !positive);
+    default: return render_group(g, f, positive);
+  }
+}
+
+// The conjuncts of `f` under `positive` (a negated Or is a conjunction).
+void conjuncts(const GuardLogic& g, const Formula& f, bool positive, std::vector<std::string>& out) {
+  if (f.kind == Formula::Not) return conjuncts(g, f.kids[0], !positive, out);
+  if ((f.kind == Formula::And && positive) || (f.kind == Formula::Or && !positive)) {
+    for (const auto& k : f.kids) conjuncts(g, k, positive, out);
+    return;
+  }
+  out.push_back(render(g, f, positive));
+}
+
+}  // namespace
+
+std::vector<std::string> condition_conjuncts(std::string_view cond, bool negated) {
+  std::string py = pythonise_logic(cond);
+  if (trim(py).empty()) return {};
+  GuardLogic g;
+  Formula f = g.parse(py);
+  std::vector<std::string> out;
+  conjuncts(g, f, !negated, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace review::analysis

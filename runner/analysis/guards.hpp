@@ -38,6 +38,26 @@ std::string normalise_condition(std::string_view t);
 /// from `bool(x)` or `const_expr(x)` is therefore the guard `x`.
 bool is_truth_wrapper(std::string_view callee);
 
+/// The conjuncts of a condition that must hold, each in one canonical text, so that the same
+/// invariant written two ways compares equal: `assert x is not None` and `if x is None: raise`
+/// (passed with `negated` = true) both give {"x is not None"}. The text is parsed as
+/// GuardLogic::parse does (Python syntax: `not`, `and`, `or`, parentheses, truth wrappers,
+/// comparisons); C-like `&&`, `||` and `!` (not before `=`) outside strings and brackets are
+/// read as `and`, `or` and `not` first (`!` then binds like Python's `not`, so `!a == b` reads
+/// as `!(a == b)`: C's precedence is not modelled). Canonical form:
+///   - negations pushed inwards (De Morgan; `not not x` is x), a negated comparison written with
+///     the opposite operator (`not a < b` -> `b <= a`, `not x is None` -> `x is not None`,
+///     `not a == b` -> `a != b`, `not x in y` -> `x not in y`); any other negated atom `not x`;
+///   - `>` and `>=` turned round to `<` and `<=` (`n > 0` -> `0 < n`); the two operands of `==`
+///     and `!=` in sorted byte order (`0 == n % 2` -> `n%2 == 0`);
+///   - a top-level `and` split into conjuncts; an `or` (or an `and` inside one) kept as one
+///     conjunct, its operands sorted and joined by " or " / " and " in parentheses;
+///   - operand texts whitespace-normalised (normalise_condition), `'` quotes of a plain string
+///     operand turned into `"`.
+/// Returns the conjuncts sorted and without duplicates; empty for an empty or blank `cond`.
+/// Chained comparisons (`0 <= i < n`) stay one atom. Never throws.
+std::vector<std::string> condition_conjuncts(std::string_view cond, bool negated = false);
+
 /// An atom table and the operations on formulas over it. Not thread-safe; cheap to create.
 class GuardLogic {
  public:

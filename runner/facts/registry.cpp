@@ -23,7 +23,7 @@ constexpr Factory kSources[] = {
     &make_branches_source,    &make_dispatch_cases_source, &make_unbound_reads_source, &make_classes_source,
     &make_methods_source,     &make_overrides_source,      &make_subclasses_source,    &make_attributes_source,
     &make_clones_source,      &make_siblings_source,       &make_symbols_source,
-    &make_handlers_source,    &make_throws_source,         &make_includes_source,
+    &make_handlers_source,    &make_throws_source,         &make_checks_source,         &make_includes_source,
     &make_ifdefs_source,      &make_cmake_commands_source, &make_cmake_targets_source,
     &make_cmake_installs_source, &make_workflows_source,   &make_jobs_source,
     &make_steps_source,       &make_sections_source,       &make_repos_source,

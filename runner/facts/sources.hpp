@@ -39,6 +39,7 @@ std::unique_ptr<Source> make_steps_source();           // workflows.cpp
 std::unique_ptr<Source> make_sections_source();        // sections.cpp
 std::unique_ptr<Source> make_handlers_source();        // handlers.cpp
 std::unique_ptr<Source> make_throws_source();          // throws.cpp
+std::unique_ptr<Source> make_checks_source();          // checks.cpp
 std::unique_ptr<Source> make_includes_source();        // includes.cpp
 std::unique_ptr<Source> make_ifdefs_source();          // ifdefs.cpp
 std::unique_ptr<Source> make_location_shape();         // nested.cpp

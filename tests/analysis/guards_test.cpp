@@ -92,3 +92,27 @@ TEST_CASE("guards: a truth wrapper with one argument is its argument") {
   CHECK(g.excludes(g.parse("const_expr(a) == const_expr(b)"), g.parse("const_expr(a) != const_expr(b)")));
   CHECK_FALSE(g.excludes(g.parse("const_expr(a) == const_expr(b)"), g.parse("not a")));
 }
+
+TEST_CASE("guards: condition_conjuncts gives one text for one invariant written two ways") {
+  using review::analysis::condition_conjuncts;
+  using V = std::vector<std::string>;
+  CHECK(condition_conjuncts("x is not None") == V{"x is not None"});
+  CHECK(condition_conjuncts("x is None", true) == V{"x is not None"});
+  CHECK(condition_conjuncts("not (x is None)") == V{"x is not None"});
+  CHECK(condition_conjuncts("n > 0") == V{"0 < n"});
+  CHECK(condition_conjuncts("n <= 0", true) == V{"0 < n"});
+  CHECK(condition_conjuncts("0 == n % 2") == condition_conjuncts("n%2 == 0"));
+  CHECK(condition_conjuncts("a != b") == V{"a != b"});
+  CHECK(condition_conjuncts("b == a", true) == V{"a != b"});
+  // `and` splits; a negated `or` splits too (De Morgan); an `or` stays one part, sorted.
+  CHECK(condition_conjuncts("k % 32 == 0 and n % 16 == 0") == V{"0 == k%32", "0 == n%16"});
+  CHECK(condition_conjuncts("k % 32 != 0 or not ok", true) == V{"0 == k%32", "ok"});
+  CHECK(condition_conjuncts("b or a") == V{"(a or b)"});
+  CHECK(condition_conjuncts("mode not in ('a', 'b')", true) == V{"mode in (\"a\",\"b\")"});
+  // C-like operators.
+  CHECK(condition_conjuncts("x.is_contiguous() && !empty") == V{"not empty", "x.is_contiguous()"});
+  CHECK(condition_conjuncts("a != b") != condition_conjuncts("a == b"));
+  // A chained comparison stays one atom; blank input gives nothing.
+  CHECK(condition_conjuncts("0 <= i < n") == V{"0<=i<n"});
+  CHECK(condition_conjuncts("  ").empty());
+}

@@ -62,7 +62,7 @@ TEST_CASE("schema lists every source with documented fields", "[facts]") {
   }
   CHECK(names ==
         "pr files lines added_lines removed_lines functions calls call_targets assignments statements branches "
-        "dispatch_cases unbound_reads classes methods overrides subclasses attributes clones siblings symbols handlers throws includes ifdefs "
+        "dispatch_cases unbound_reads classes methods overrides subclasses attributes clones siblings symbols handlers throws checks includes ifdefs "
         "cmake_commands cmake_targets cmake_installs workflows jobs steps sections repos location construct ");
   auto facts = ChangeBuilder().facts();
   CHECK(&facts->schema() == &schema);
@@ -699,4 +699,35 @@ TEST_CASE("calls, assignments, functions: fields come from the file's model, non
   }
   CHECK(dump(facts->query("functions", kChanged), {"params", "defaults", "kwargs", "changed"}) ==
         "m.py:1 params=n, k defaults=k=2 kwargs= changed=true\n");
+}
+
+TEST_CASE("checks: asserts, raise guards and check calls, with canonical conjuncts", "[facts]") {
+  ChangeBuilder b;
+  b.file("pkg/ops.py",
+         "def gather(kv, idx, mode):\n"
+         "    assert idx.max() < kv.shape[0], 'index out of range'\n"
+         "    assert mode in ('a', 'b') and kv.dim() == 3\n"
+         "    return kv[idx]\n",
+         "def gather(kv, idx, mode):\n"
+         "    if kv.shape[0] <= idx.max():\n"
+         "        log('bad')\n"
+         "        raise IndexError('index out of range')\n"
+         "    if mode == 'x':\n"
+         "        return None\n"
+         "    elif mode == 'y':\n"
+         "        raise ValueError(mode)\n"
+         "    torch._check(3 == kv.dim(), lambda: 'rank')\n"
+         "    return kv[idx]\n");
+  b.file("src/k.cpp", "int f(int n) {\n  return n;\n}\n",
+         "int f(int n) {\n  TORCH_CHECK(n > 0 && !flag, \"n\");\n  TORCH_CHECK_EQ(n, 4);\n  return n;\n}\n");
+  auto facts = b.facts();
+  // The guard at line 2 restates the removed assert's condition: the same `norm`.
+  CHECK(dump(facts->query("checks", kChanged), {"form", "callee", "cond", "norm", "function", "added", "kind", "end_line"}) ==
+        "pkg/ops.py:2 form=raise callee= cond=kv.shape[0] <= idx.max() norm=idx.max() < kv.shape[0] function=gather added=true kind=added end_line=4\n"
+        "pkg/ops.py:9 form=call callee=torch._check cond=3 == kv.dim() norm=3 == kv.dim() function=gather added=true kind=added end_line=9\n"
+        "src/k.cpp:2 form=call callee=TORCH_CHECK cond=n > 0 && !flag norm=0 < n and not flag function=f added=true kind=added end_line=2\n"
+        "src/k.cpp:3 form=call callee=TORCH_CHECK_EQ cond=(n) == (4) norm=4 == n function=f added=true kind=added end_line=3\n");
+  CHECK(dump(facts->query("checks", kBase), {"form", "norm", "conjuncts", "kind", "head_line"}) ==
+        "pkg/ops.py:2 form=assert norm=idx.max() < kv.shape[0] conjuncts=idx.max() < kv.shape[0] kind=removed head_line=2\n"
+        "pkg/ops.py:3 form=assert norm=3 == kv.dim() and mode in (\"a\",\"b\") conjuncts=3 == kv.dim(), mode in (\"a\",\"b\") kind=removed head_line=2\n");
 }

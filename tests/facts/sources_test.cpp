@@ -92,7 +92,7 @@ ChangeBuilder fixture() {
          "import os\nfrom m import a as b\nLIMIT = 4\n\n@dec\ndef gather(x, y=1):\n    if x == 'a':\n        v = 1\n"
          "    elif x in ('b', 'c'):\n        v = 2\n    print(v, sep='')\n    return x + 1\n\n"
          "def gather_opt(x):\n    return x\n\nclass K(Base):\n    def run(self):\n        for i in range(3):\n"
-         "            self.w = i\n\nclass Base:\n    def run(self):\n        return 0\n");
+         "            self.w = i\n\nclass Base:\n    def run(self):\n        return 0\n\ndef check(v):\n    assert v\n");
   b.added("a.py", block);
   b.added("b.py", "import os\n\n" + renamed);
   b.file("src/k.cpp", "int f() { return 0; }\n",
