@@ -291,15 +291,17 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
   auto m = std::make_shared<SourceModel>();
   m->path = std::string(path);
   m->language = language_of(path);
+  // Binary first: a large image or archive is not source whatever its size, so it must not be
+  // reported as "over the size limit" (which makes a review incomplete, see ChangeFacts).
+  if (text.find('\0') != std::string_view::npos) {
+    m->skipped = true;
+    m->note = "skipped: binary content (NUL byte)";
+    return m;
+  }
   if (text.size() > opts.max_bytes) {
     m->skipped = true;
     m->note = "skipped: " + std::to_string(text.size()) + " bytes exceeds the limit of " +
               std::to_string(opts.max_bytes) + " bytes";
-    return m;
-  }
-  if (text.find('\0') != std::string_view::npos) {
-    m->skipped = true;
-    m->note = "skipped: binary content (NUL byte)";
     return m;
   }
   m->text_lines = split_lines(text);

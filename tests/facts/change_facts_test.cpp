@@ -679,6 +679,23 @@ TEST_CASE("size limit: oversized files are skipped with a note", "[facts]") {
   CHECK(dump(facts->query("files", kChanged), {"skipped"}) == "big.py:0 skipped=true\n");
 }
 
+TEST_CASE("size limit: an oversized binary file is binary, and does not make the review incomplete", "[facts]") {
+  // A repository's 2.7 MB logo read by a repository-wide source made every pull-request run of
+  // that repository incomplete (exit 4) although no source was missing.
+  ChangeBuilder b;
+  b.added("big.py", std::string(200, '#') + "\n");
+  b.added("logo.png", std::string("\x89PNG\0", 5) + std::string(300, 'x'));
+  ChangeFacts::Options o;
+  o.max_file_bytes = 100;
+  auto facts = b.facts(o);
+  CHECK(facts->query("lines", kChanged).empty());
+  auto notes = facts->notes();
+  std::sort(notes.begin(), notes.end());
+  CHECK(notes == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes",
+                                          "logo.png: skipped: binary content (NUL byte)"});
+  CHECK(facts->incomplete() == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes"});
+}
+
 TEST_CASE("calls, assignments, functions: fields come from the file's model, none stored per fact", "[facts]") {
   // An audit makes one fact per call, assignment and function of the tree: stored, their
   // named values took 370 MiB of aiter's calls alone. Each file side shares one provider.

@@ -288,6 +288,10 @@ TEST_CASE("analyze_file limits: size and binary content", "[lang]") {
   auto bin = analyze_file("a.py", std::string("x\0y", 3));
   CHECK(bin->skipped);
   CHECK(bin->note == "skipped: binary content (NUL byte)");
+  // Over the limit and binary: binary (a large image is not source missing from the review).
+  auto big_bin = analyze_file("logo.png", std::string("\x89PNG\0\0\0\rIHDR", 12), o);
+  CHECK(big_bin->skipped);
+  CHECK(big_bin->note == "skipped: binary content (NUL byte)");
   auto txt = analyze_file("notes.txt", "a\r\nb\n\nc");
   REQUIRE(txt->lines.size() == 4);
   CHECK(txt->lines[3].code == "c");
