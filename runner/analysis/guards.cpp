@@ -5,17 +5,7 @@
 #include <functional>
 
 namespace review::analysis {
-namespace {
 
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string_view trim(std::string_view t) {
-  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
-  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
-  return t;
-}
-
-// Byte offsets of `t` that are outside brackets and string literals (depth 0).
 std::vector<bool> top_level(std::string_view t) {
   std::vector<bool> top(t.size(), false);
   int depth = 0;
@@ -37,6 +27,17 @@ std::vector<bool> top_level(std::string_view t) {
   }
   return top;
 }
+
+namespace {
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string_view trim(std::string_view t) {
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+  return t;
+}
+
 
 // Positions of the keyword `w` as a whole word at depth 0.
 std::vector<size_t> keyword_at(std::string_view t, const std::vector<bool>& top, std::string_view w) {

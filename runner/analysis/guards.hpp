@@ -27,6 +27,12 @@ struct Formula {
   std::vector<Formula> kids;   ///< one for Not, two or more for And/Or
 };
 
+/// One flag per byte of `t`: true where the byte is outside every bracket ((), [], {}) and
+/// every string literal ('...' or "...", backslash escapes honoured), and is not itself a bracket
+/// or a quote. A closing bracket without its opener does not take the depth below 0. For
+/// finding the top-level `,` of an argument list or the `:` that ends an `if` header. Never throws.
+std::vector<bool> top_level(std::string_view t);
+
 /// `t` with whitespace (and backslash line continuations) removed, except one blank kept
 /// between two word characters: `f( a )` -> `f(a)`, `x  is   None` -> `x is None`.
 std::string normalise_condition(std::string_view t);

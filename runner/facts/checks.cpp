@@ -54,20 +54,9 @@ std::string collapse(std::string_view t) {
 
 // Offset of the first depth-0 `,` of `t` (outside brackets and string literals), or npos.
 size_t top_comma(std::string_view t) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == ',' && depth == 0) return i;
-  }
+  std::vector<bool> top = analysis::top_level(t);
+  for (size_t i = 0; i < t.size(); ++i)
+    if (top[i] && t[i] == ',') return i;
   return std::string_view::npos;
 }
 
@@ -85,20 +74,9 @@ std::string if_test(std::string_view header) {
   std::string t = collapse(header);
   if (t.rfind("if ", 0) != 0 && t.rfind("if(", 0) != 0) return "";
   // The header may run into a one-line body (`if x: raise E`): cut at the first depth-0 `:`.
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 2; i < t.size(); ++i) {
-    char c = t[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') quote = c;
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') --depth;
-    else if (c == ':' && depth == 0 && (i + 1 >= t.size() || t[i + 1] != '=')) return util::trim(t.substr(2, i - 2));
-  }
+  std::vector<bool> top = analysis::top_level(t);
+  for (size_t i = 2; i < t.size(); ++i)
+    if (top[i] && t[i] == ':' && (i + 1 >= t.size() || t[i + 1] != '=')) return util::trim(t.substr(2, i - 2));
   return "";
 }
 
