@@ -1,6 +1,62 @@
 #include "dsl/value.hpp"
 
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
 namespace review::dsl {
+
+namespace {
+// The process-wide table of interned strings. Nodes of an unordered_set never move, so the
+// pointers Interned holds stay valid for the life of the process (the table is never destroyed:
+// facts in static caches may outlive static destruction order).
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+struct InternTable {
+  std::mutex mu;
+  std::unordered_set<std::string, TextHash, std::equal_to<>> strings;
+};
+InternTable& intern_table() {
+  static auto* t = new InternTable;  // NOLINT: deliberately never destroyed
+  return *t;
+}
+const std::string* empty_interned() {
+  static const std::string* e = [] {
+    auto& t = intern_table();
+    std::lock_guard lock(t.mu);
+    return &*t.strings.emplace().first;
+  }();
+  return e;
+}
+}  // namespace
+
+Interned::Interned() noexcept : p_(empty_interned()) {}
+
+Interned::Interned(std::string_view s) {
+  if (s.empty()) {
+    p_ = empty_interned();
+    return;
+  }
+  // A source makes its facts file by file: the last values this thread interned (its source
+  // name and the path) answer most calls without the lock and the hash.
+  thread_local const std::string* recent[2] = {nullptr, nullptr};
+  for (const std::string* r : recent)
+    if (r && *r == s) {
+      p_ = r;
+      return;
+    }
+  auto& t = intern_table();
+  {
+    std::lock_guard lock(t.mu);
+    auto it = t.strings.find(s);
+    if (it == t.strings.end()) it = t.strings.emplace(s).first;
+    p_ = &*it;
+  }
+  recent[1] = recent[0];
+  recent[0] = p_;
+}
 
 std::string_view type_name(Type t) {
   switch (t) {
@@ -76,7 +132,7 @@ std::string Value::to_text() const {
       if (t.is_string()) return t.as_string();
       Value n = f->get("name");
       if (n.is_string()) return n.as_string();
-      return f->line ? f->file + ":" + std::to_string(f->line) : f->file;
+      return f->line ? f->file + ":" + std::to_string(f->line) : f->file.str();
     }
   }
 }
@@ -109,7 +165,7 @@ Value Fact::get(std::string_view name) const {
     Value v = provider->field(provider_index, name);
     if (!v.is_null()) return v;
   }
-  if (name == "file") return file.empty() ? Value() : Value(file);
+  if (name == "file") return file.empty() ? Value() : Value(file.str());
   if (name == "line") return Value(line);
   if (name == "end_line") return Value(end_line ? end_line : line);
   if (name == "column") return Value(column);
@@ -117,6 +173,21 @@ Value Fact::get(std::string_view name) const {
 }
 
 FieldProvider::~FieldProvider() = default;
+
+FieldMap::const_iterator FieldMap::find(std::string_view name) const noexcept {
+  auto it = std::lower_bound(v_.begin(), v_.end(), name,
+                             [](const value_type& x, std::string_view n) { return x.first < n; });
+  return it != v_.end() && it->first == name ? it : v_.end();
+}
+
+void FieldMap::insert_or_assign(std::string name, Value v) {
+  auto it = std::lower_bound(v_.begin(), v_.end(), name,
+                             [](const value_type& x, const std::string& n) { return x.first < n; });
+  if (it != v_.end() && it->first == name)
+    it->second = std::move(v);
+  else
+    v_.emplace(it, std::move(name), std::move(v));
+}
 
 std::size_t Fact::field_count() const {
   std::size_t n = fields.size();
@@ -126,7 +197,7 @@ std::size_t Fact::field_count() const {
   return n;
 }
 
-std::shared_ptr<Fact> make_fact(std::string source, std::string file, int line) {
+std::shared_ptr<Fact> make_fact(Interned source, Interned file, int line) {
   auto f = std::make_shared<Fact>();
   f->source = std::move(source);
   f->file = std::move(file);

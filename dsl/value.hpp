@@ -10,7 +10,11 @@
 //   f->get("text").as_string();   // "x = 1"
 #pragma once
 
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <ostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -90,20 +94,98 @@ struct FieldProvider {
   virtual std::vector<std::string> names() const { return {}; }
 };
 
+/// An immutable string stored once per distinct value for the whole process (interned): a fact's
+/// path and source name. A repository-wide `lines` query makes one fact per line; each fact
+/// holding its own copy of the path took ~80 bytes a line (0.9 M lines on ROCm/aiter). Copying
+/// or comparing two interned strings is a pointer operation; making one from text looks the text
+/// up in a process-wide table (thread-safe; distinct values are never freed, so use it for values
+/// from a small set: paths of the repositories under review, source names).
+/// Reads like a `const std::string&` (implicit conversion, `str()`, the usual queries).
+class Interned {
+ public:
+  Interned() noexcept;                  ///< the empty string
+  Interned(std::string_view s);         // NOLINT: paths convert implicitly
+  Interned(const std::string& s) : Interned(std::string_view(s)) {}  // NOLINT
+  Interned(const char* s) : Interned(std::string_view(s)) {}        // NOLINT
+
+  const std::string& str() const noexcept { return *p_; }
+  operator const std::string&() const noexcept { return *p_; }             // NOLINT
+  operator std::string_view() const noexcept { return *p_; }               // NOLINT
+  const char* c_str() const noexcept { return p_->c_str(); }
+  const char* data() const noexcept { return p_->data(); }
+  std::size_t size() const noexcept { return p_->size(); }
+  bool empty() const noexcept { return p_->empty(); }
+  char operator[](std::size_t i) const { return (*p_)[i]; }
+  std::string::const_iterator begin() const noexcept { return p_->begin(); }
+  std::string::const_iterator end() const noexcept { return p_->end(); }
+  std::size_t find(std::string_view s, std::size_t pos = 0) const noexcept { return p_->find(s, pos); }
+  std::size_t find(char c, std::size_t pos = 0) const noexcept { return p_->find(c, pos); }
+  std::size_t rfind(std::string_view s, std::size_t pos = std::string::npos) const noexcept { return p_->rfind(s, pos); }
+  std::size_t rfind(char c, std::size_t pos = std::string::npos) const noexcept { return p_->rfind(c, pos); }
+  std::string substr(std::size_t pos = 0, std::size_t n = std::string::npos) const { return p_->substr(pos, n); }
+  int compare(std::string_view s) const noexcept { return std::string_view(*p_).compare(s); }
+  bool starts_with(std::string_view s) const noexcept { return std::string_view(*p_).substr(0, s.size()) == s; }
+  bool ends_with(std::string_view s) const noexcept {
+    return p_->size() >= s.size() && std::string_view(*p_).substr(p_->size() - s.size()) == s;
+  }
+
+  friend bool operator==(const Interned& a, const Interned& b) noexcept { return a.p_ == b.p_; }
+  friend bool operator==(const Interned& a, std::string_view b) noexcept { return std::string_view(*a.p_) == b; }
+  friend bool operator==(const Interned& a, const std::string& b) noexcept { return *a.p_ == b; }
+  friend bool operator==(const Interned& a, const char* b) noexcept { return *a.p_ == b; }
+  friend auto operator<=>(const Interned& a, const Interned& b) noexcept { return *a.p_ <=> *b.p_; }
+  friend auto operator<=>(const Interned& a, std::string_view b) noexcept { return std::string_view(*a.p_) <=> b; }
+  friend auto operator<=>(const Interned& a, const std::string& b) noexcept { return *a.p_ <=> b; }
+  friend auto operator<=>(const Interned& a, const char* b) noexcept { return std::string_view(*a.p_) <=> b; }
+  friend std::string operator+(const Interned& a, std::string_view b) { return std::string(*a.p_).append(b); }
+  friend std::string operator+(const Interned& a, const std::string& b) { return *a.p_ + b; }
+  friend std::string operator+(const Interned& a, const char* b) { return *a.p_ + b; }
+  friend std::string operator+(const Interned& a, char b) { return *a.p_ + b; }
+  friend std::string operator+(const std::string& a, const Interned& b) { return a + *b.p_; }
+  friend std::string operator+(const char* a, const Interned& b) { return a + *b.p_; }
+  friend std::string operator+(char a, const Interned& b) { return a + *b.p_; }
+  /// Writes the text (test frameworks print values this way).
+  friend std::ostream& operator<<(std::ostream& os, const Interned& s) { return os << *s.p_; }
+
+ private:
+  const std::string* p_;  // owned by the process-wide table; never null
+};
+
+/// A fact's stored fields: name -> value, sorted by name, in one vector (24 bytes in the fact
+/// instead of a std::map's 48; most facts store none, their provider answers). Reads like the
+/// std::map it replaces: find/count by name, iteration in name order as (name, value) pairs.
+class FieldMap {
+ public:
+  using value_type = std::pair<std::string, Value>;
+  using const_iterator = std::vector<value_type>::const_iterator;
+  const_iterator begin() const noexcept { return v_.begin(); }
+  const_iterator end() const noexcept { return v_.end(); }
+  bool empty() const noexcept { return v_.empty(); }
+  std::size_t size() const noexcept { return v_.size(); }
+  /// The field named `name`, or end().
+  const_iterator find(std::string_view name) const noexcept;
+  std::size_t count(std::string_view name) const noexcept { return find(name) == end() ? 0 : 1; }
+  /// Sets (or replaces) field `name`.
+  void insert_or_assign(std::string name, Value v);
+
+ private:
+  std::vector<value_type> v_;
+};
+
 /// One fact: a typed record produced by a fact source. `source` names the source that made it
 /// ("lines", "functions", ...); `file` and `line` locate it (empty / 0 for pull-request-level
 /// facts). Other fields live in `fields` (or come from `provider`); `get` also answers "file", "line", "end_line",
 /// "column" from the location members.
 struct Fact {
-  std::string source;
-  std::string file;      ///< repository-relative path, '/'-separated
+  Interned source;
+  Interned file;         ///< repository-relative path, '/'-separated
   int line = 0;          ///< 1-based head line (base line for base-scope facts); 0 = none
   int end_line = 0;      ///< inclusive; 0 = same as line
   int column = 0;        ///< 1-based; 0 = unknown
-  std::map<std::string, Value, std::less<>> fields;
+  int provider_index = 0;  ///< which record of `provider` this fact is
+  FieldMap fields;
   /// Optional lazily computed fields: asked (with `provider_index`) for names `fields` lacks.
   std::shared_ptr<const FieldProvider> provider;
-  int provider_index = 0;
 
   /// Returns the field's value: from `fields`, else from `provider` (never for a location
   /// name), else the location members ("file", "line", "end_line", "column"); null when the
@@ -116,6 +198,12 @@ struct Fact {
 };
 
 /// Returns a new mutable fact; the caller fills it and then shares it as a FactPtr.
-std::shared_ptr<Fact> make_fact(std::string source, std::string file = {}, int line = 0);
+std::shared_ptr<Fact> make_fact(Interned source, Interned file = {}, int line = 0);
 
 }  // namespace review::dsl
+
+/// Hashes an interned string as its text (so it agrees with std::hash<std::string_view>).
+template <>
+struct std::hash<review::dsl::Interned> {
+  std::size_t operator()(const review::dsl::Interned& s) const noexcept { return std::hash<std::string_view>{}(s); }
+};

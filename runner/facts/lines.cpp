@@ -101,7 +101,7 @@ class LineFields final : public dsl::FieldProvider {
   bool removed_mode_;
 };
 
-FactPtr lazy_line(const char* source, const std::string& file, int line,
+FactPtr lazy_line(const dsl::Interned& source, const dsl::Interned& file, int line,
                   const std::shared_ptr<const LineFields>& p, int index) {
   auto f = dsl::make_fact(source, file, line);
   f->provider = p;
@@ -126,7 +126,9 @@ class LinesSource final : public Source {
     auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
     int n = static_cast<int>(m->text_lines.size());
     out.reserve(n);
-    for (int line = 1; line <= n; ++line) out.push_back(lazy_line("lines", r.path, line, p, line));
+    static const dsl::Interned source("lines");
+    const dsl::Interned path(r.path);  // one copy of the path for every line's fact
+    for (int line = 1; line <= n; ++line) out.push_back(lazy_line(source, path, line, p, line));
     return out;
   }
 };
@@ -157,8 +159,10 @@ class AddedLinesSource final : public Source {
     if (!m) return out;
     auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
     int n = static_cast<int>(m->text_lines.size());
+    static const dsl::Interned source("added_lines");
+    const dsl::Interned path(r.path);
     for (int line : r.changed->added_lines)
-      if (line >= 1 && line <= n) out.push_back(lazy_line("added_lines", r.path, line, p, line));
+      if (line >= 1 && line <= n) out.push_back(lazy_line(source, path, line, p, line));
     return out;
   }
 };
@@ -195,8 +199,10 @@ class RemovedLinesSource final : public Source {
           if (l.kind == LineKind::Removed) removed.push_back({l.old_line, &l.text});
       if (removed.empty()) continue;
       auto p = std::make_shared<const LineFields>(ctx.change_ptr(), bm, &cf, true, removed);
+      static const dsl::Interned source("removed_lines");
+      const dsl::Interned path(file);
       for (size_t i = 0; i < removed.size(); ++i)
-        out.push_back(lazy_line("removed_lines", file, removed[i].line, p, static_cast<int>(i)));
+        out.push_back(lazy_line(source, path, removed[i].line, p, static_cast<int>(i)));
     }
     return out;
   }

@@ -1,5 +1,8 @@
 // Fact::get over stored fields, a lazy FieldProvider and the location members.
+#include <functional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "catch.hpp"
@@ -67,4 +70,57 @@ TEST_CASE("fact: provider fields, stored fields first, location last", "[value]"
   lazy->provider_index = 7;
   CHECK(Value(FactPtr(eager)) == Value(FactPtr(lazy)));
   CHECK_FALSE(Value(FactPtr(f)) == Value(FactPtr(lazy)));  // three fields against two
+}
+
+TEST_CASE("interned strings: one copy per value, compared like strings", "[value]") {
+  std::string built = std::string("pkg/") + "mod.py";
+  Interned a(built), b("pkg/mod.py"), c(std::string_view("pkg/other.py")), empty;
+  CHECK(&a.str() == &b.str());  // the same text is stored once
+  CHECK(a == b);
+  CHECK_FALSE(a == c);
+  CHECK(a == "pkg/mod.py");
+  CHECK(a == std::string("pkg/mod.py"));
+  CHECK("pkg/mod.py" == a);
+  CHECK(a < c);  // by text, not by address
+  CHECK(c > a);
+  CHECK(a < std::string("pkg/n"));
+  CHECK(empty.empty());
+  CHECK(empty == Interned(""));
+  CHECK(a + ":3" == "pkg/mod.py:3");
+  CHECK(std::string(a) == built);
+  CHECK(std::string_view(a).size() == built.size());
+  CHECK(std::hash<Interned>{}(a) == std::hash<std::string_view>{}("pkg/mod.py"));
+  // two facts of one file share its path; interning is safe from several threads
+  auto f = make_fact("lines", built, 1);
+  auto g = make_fact("lines", "pkg/mod.py", 2);
+  CHECK(&f->file.str() == &g->file.str());
+  CHECK(&f->source.str() == &g->source.str());
+  CHECK(f->get("file").as_string() == "pkg/mod.py");
+  std::vector<std::thread> threads;
+  std::vector<const std::string*> seen(8);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([t, &seen] {
+      for (int i = 0; i < 1000; ++i) Interned("pkg/t" + std::to_string(i % 50) + ".py");
+      seen[static_cast<std::size_t>(t)] = &Interned("pkg/t7.py").str();
+    });
+  for (auto& th : threads) th.join();
+  for (const auto* s : seen) CHECK(s == seen[0]);
+}
+
+TEST_CASE("fact fields: set keeps one value per name, read in name order", "[value]") {
+  auto f = make_fact("calls", "a.py", 3);
+  f->set("z", Value(1));
+  f->set("a", Value("x"));
+  f->set("m", Value(true));
+  f->set("a", Value("y"));  // replaces
+  CHECK(f->fields.size() == 3);
+  std::vector<std::string> names;
+  for (const auto& [name, v] : f->fields) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"a", "m", "z"});
+  CHECK(f->get("a").as_string() == "y");
+  CHECK(f->fields.count("m") == 1);
+  CHECK(f->fields.count("b") == 0);
+  CHECK(f->fields.find("q") == f->fields.end());
+  CHECK(f->get("line").as_int() == 3);
+  CHECK(f->field_count() == 3);
 }
