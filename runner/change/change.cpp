@@ -13,6 +13,74 @@ std::string_view status_name(FileStatus s) {
   return "modified";
 }
 
+LineSet::LineSet(std::initializer_list<int> lines) {
+  for (int l : lines) insert(l);
+}
+
+bool LineSet::insert(int line) {
+  if (runs_.empty() || line > runs_.back().second + 1) {  // past the end, not touching: a new run
+    runs_.emplace_back(line, line);
+  } else if (line == runs_.back().second + 1) {           // the next line in order
+    runs_.back().second = line;
+  } else {
+    // the first run starting after `line`; the run before it may hold or touch `line`
+    auto next = std::upper_bound(runs_.begin(), runs_.end(), line,
+                                 [](int l, const std::pair<int, int>& r) { return l < r.first; });
+    if (next != runs_.begin() && std::prev(next)->second >= line) return false;  // already in
+    bool joins_prev = next != runs_.begin() && std::prev(next)->second + 1 == line;
+    bool joins_next = next != runs_.end() && next->first == line + 1;
+    if (joins_prev && joins_next) {
+      std::prev(next)->second = next->second;
+      runs_.erase(next);
+    } else if (joins_prev) {
+      std::prev(next)->second = line;
+    } else if (joins_next) {
+      next->first = line;
+    } else {
+      runs_.insert(next, {line, line});
+    }
+  }
+  ++size_;
+  return true;
+}
+
+bool LineSet::contains(int line) const {
+  auto next = std::upper_bound(runs_.begin(), runs_.end(), line,
+                               [](int l, const std::pair<int, int>& r) { return l < r.first; });
+  return next != runs_.begin() && std::prev(next)->second >= line;
+}
+
+LineSet::const_iterator LineSet::lower_bound(int line) const {
+  // the first run that ends at or after `line`
+  auto it = std::lower_bound(runs_.begin(), runs_.end(), line,
+                             [](const std::pair<int, int>& r, int l) { return r.second < l; });
+  if (it == runs_.end()) return end();
+  return const_iterator(this, static_cast<std::size_t>(it - runs_.begin()), std::max(line, it->first));
+}
+
+LineSet::const_iterator& LineSet::const_iterator::operator++() {
+  const auto& runs = set_->runs_;
+  if (line_ < runs[run_].second) {
+    ++line_;
+  } else if (++run_ < runs.size()) {
+    line_ = runs[run_].first;
+  } else {
+    line_ = 0;
+  }
+  return *this;
+}
+
+LineSet::const_iterator& LineSet::const_iterator::operator--() {
+  const auto& runs = set_->runs_;
+  if (run_ < runs.size() && line_ > runs[run_].first) {
+    --line_;
+  } else {
+    --run_;
+    line_ = runs[run_].second;
+  }
+  return *this;
+}
+
 int ChangedFile::head_line_of(int old_line) const {
   if (old_line < 1) return 0;
   int delta = 0;  // head minus base line numbers after the hunks passed so far

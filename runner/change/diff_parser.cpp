@@ -294,7 +294,7 @@ class Parser {
                i_ < lines_.size() ? "hunk header expected, got \"" + excerpt(lines_[i_]) + "\""
                                   : std::string("hunk header expected, got the end of input"));
         }
-        hunks(f);
+        hunks(f, is_new || old_null);
         break;
       } else {
         break;
@@ -326,7 +326,7 @@ class Parser {
            i_ < lines_.size() ? "hunk header expected, got \"" + excerpt(lines_[i_]) + "\""
                               : std::string("hunk header expected, got the end of input"));
     }
-    hunks(f);
+    hunks(f, old_null);
     if (old_null) o = n;
     if (new_null) n = o;
     finish(f, std::move(o), std::move(n), old_null, new_null, false, false);
@@ -377,8 +377,9 @@ class Parser {
     files_.push_back(std::move(f));
   }
 
-  /// Reads the hunks starting at lines_[i_] (an "@@" line) into `f`.
-  void hunks(ChangedFile& f) {
+  /// Reads the hunks starting at lines_[i_] (an "@@" line) into `f`; `added`: the file is added
+  /// whole (its status is set after the hunks, by finish).
+  void hunks(ChangedFile& f, bool added) {
     std::size_t bytes = 0;
     bool dropping = false;
     while (i_ < lines_.size() && starts_with(lines_[i_], "@@")) {
@@ -389,6 +390,7 @@ class Parser {
         fail(i_, "malformed hunk header \"" + excerpt(head_line) +
                      "\": expected \"@@ -START,COUNT +START,COUNT @@\"");
       Hunk h = std::move(*parsed);
+      h.elided = opts_.elide_added_files && added;
       std::size_t header = i_;
       ++i_;
       long old_left = h.old_count, new_left = h.new_count;
@@ -445,7 +447,7 @@ class Parser {
           f.removed_lines.clear();
           h.lines.clear();
         }
-        if (!dropping) {
+        if (!dropping && !h.elided) {
           dl.text = std::string(body);
           h.lines.push_back(std::move(dl));
         }

@@ -25,6 +25,10 @@ struct DiffOptions {
   /// A file whose hunk text (sum of line lengths, bytes) exceeds this is kept with its counts but
   /// `skipped` with a reason, and its hunks and line sets are dropped. Default 2 MiB.
   std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;
+  /// For a file added whole (Added status), keep each hunk's header, counts and line sets but no
+  /// DiffLine (Hunk::elided): for a caller whose ContentSource answers every head text, so a
+  /// reader of the lines reads them there (an audit holds every line of the tree otherwise).
+  bool elide_added_files = false;
 };
 
 /// Parses `text`, a unified diff (git or plain `diff -u`), into its files in diff order.

@@ -257,6 +257,9 @@ Change load_git_change(const GitOptions& opts) {
   Change c;
   DiffOptions dopts;
   dopts.max_file_bytes = opts.max_file_bytes;
+  // an audit: every file is added whole and GitContent answers its head text (commits only: a
+  // work tree may change between the diff and a later read)
+  dopts.elide_added_files = opts.all && !opts.work_tree;
   c.files = parse_unified_diff(r.out, "git diff " + base_sha.substr(0, 12) + " " +
                                           (opts.work_tree ? std::string("(work tree)") : head_sha.substr(0, 12)),
                                dopts);

@@ -36,7 +36,7 @@ analysis::CodeBlock block_of(const std::string& path, lang::Language language, c
 
 // Maximal runs of lines [1, n] whose `added` state is `want`, at least `min_lines` long, as
 // (first, last) pairs.
-std::vector<std::pair<int, int>> runs_of(int n, const std::set<int>& added, bool want, int min_lines) {
+std::vector<std::pair<int, int>> runs_of(int n, const change::LineSet& added, bool want, int min_lines) {
   std::vector<std::pair<int, int>> out;
   for (int a = 1; a <= n;) {
     if ((added.count(a) > 0) != want) {
@@ -95,7 +95,7 @@ class ClonesSource final : public Source {
       std::string path;
       lang::Language language;
       std::shared_ptr<const lang::SourceModel> model;  // changed files
-      const std::set<int>* added = nullptr;
+      const change::LineSet* added = nullptr;
     };
     std::vector<Existing> existing;
     for (const auto& r : ctx.files(scope)) {

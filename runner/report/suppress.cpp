@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <istream>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
@@ -189,24 +191,45 @@ std::vector<std::string> unknown_ignore_ids(const review::change::Change& change
                                             const std::vector<std::string>& known_ids,
                                             const InlineOptions& options) {
   std::vector<std::string> out;
-  for (const auto& f : change.files)
-    for (const auto& h : f.hunks)
-      for (const auto& l : h.lines) {
-        if (l.kind != review::change::LineKind::Added) continue;
-        // Most lines hold no ignore comment at all: asking for their comments would parse (and
-        // keep) the model of every changed file, every file of the tree in an audit.
-        if (!parse_ignore_comment(l.text)) continue;
-        std::optional<std::string> comment;
-        if (options.comment) comment = options.comment(f.path, l.new_line);
-        auto c = parse_ignore_comment(comment ? std::string_view(*comment) : std::string_view(l.text));
-        if (!c) continue;
-        for (const auto& id : c->ids) {
-          if (std::find(known_ids.begin(), known_ids.end(), id) != known_ids.end()) continue;
-          out.push_back(f.path + ":" + std::to_string(l.new_line) + ": `review: ignore[" + id +
-                        "]` names no rule of the loaded rulesets" + review::dsl::did_you_mean(id, known_ids) +
-                        " (it suppresses nothing)");
+  auto added_line = [&](const std::string& path, int line, std::string_view text) {
+    // Most lines hold no ignore comment at all: asking for their comments would parse (and
+    // keep) the model of every changed file, every file of the tree in an audit.
+    if (!parse_ignore_comment(text)) return;
+    std::optional<std::string> comment;
+    if (options.comment) comment = options.comment(path, line);
+    auto c = parse_ignore_comment(comment ? std::string_view(*comment) : text);
+    if (!c) return;
+    for (const auto& id : c->ids) {
+      if (std::find(known_ids.begin(), known_ids.end(), id) != known_ids.end()) continue;
+      out.push_back(path + ":" + std::to_string(line) + ": `review: ignore[" + id +
+                    "]` names no rule of the loaded rulesets" + review::dsl::did_you_mean(id, known_ids) +
+                    " (it suppresses nothing)");
+    }
+  };
+  for (const auto& f : change.files) {
+    std::optional<std::string> head;  // read once, for the file's elided hunks
+    bool head_read = false;
+    for (const auto& h : f.hunks) {
+      if (h.elided) {  // a file added whole: its lines are the head text's (Hunk::elided)
+        if (!head_read && change.content) head = change.content->head(f.path);
+        head_read = true;
+        if (!head) continue;
+        std::string_view text(*head);
+        int line = 1;
+        const int last = h.new_start + h.new_count - 1;
+        for (std::size_t at = 0; at < text.size() && line <= last; ++line) {
+          std::size_t nl = text.find('\n', at);
+          std::string_view l = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+          at = nl == std::string_view::npos ? text.size() : nl + 1;
+          if (!l.empty() && l.back() == '\r') l.remove_suffix(1);  // as the diff parser drops it
+          if (line >= h.new_start) added_line(f.path, line, l);
         }
+        continue;
       }
+      for (const auto& l : h.lines)
+        if (l.kind == review::change::LineKind::Added) added_line(f.path, l.new_line, l.text);
+    }
+  }
   return out;
 }
 

@@ -1,6 +1,10 @@
 #include "runner/change/change.hpp"
 #include "runner/change/diff_parser.hpp"
 
+#include <random>
+#include <set>
+#include <vector>
+
 #include "catch.hpp"
 
 using namespace review::change;
@@ -45,4 +49,48 @@ TEST_CASE("ChangedFile::head_line_of: unchanged, removed and shifted lines") {
   CHECK(f.head_line_of(9) == 8);   // shifted by +1 - 2
   CHECK(f.head_line_of(11) == 10); // the insertion after base 11 comes later
   CHECK(f.head_line_of(12) == 12); // shifted by +1 - 2 + 1
+}
+
+TEST_CASE("LineSet: the same answers as std::set<int> on random inserts, as runs") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    LineSet s;
+    std::set<int> want;
+    int range = 1 + static_cast<int>(rng() % 60);
+    int n = static_cast<int>(rng() % 80);
+    bool ascending = round % 3 == 0;  // the diff parser's order
+    for (int i = 0; i < n; ++i) {
+      int line = ascending ? i + 1 + static_cast<int>(rng() % 3) * i : 1 + static_cast<int>(rng() % range);
+      CHECK(s.insert(line) == want.insert(line).second);
+    }
+    REQUIRE(s.size() == want.size());
+    CHECK(s.empty() == want.empty());
+    CHECK(s == want);
+    CHECK(std::vector<int>(s.begin(), s.end()) == std::vector<int>(want.begin(), want.end()));
+    CHECK(std::vector<int>(s.rbegin(), s.rend()) == std::vector<int>(want.rbegin(), want.rend()));
+    for (int line = -1; line <= range * 4 + 2; ++line) {
+      CHECK(s.count(line) == want.count(line));
+      auto a = s.lower_bound(line);
+      auto b = want.lower_bound(line);
+      REQUIRE((a == s.end()) == (b == want.end()));
+      if (b != want.end()) CHECK(*a == *b);
+    }
+    // runs: ascending, neither overlapping nor touching, and covering exactly the lines
+    std::size_t covered = 0;
+    for (std::size_t i = 0; i < s.runs().size(); ++i) {
+      auto [first, last] = s.runs()[i];
+      CHECK(first <= last);
+      if (i > 0) CHECK(s.runs()[i - 1].second + 1 < first);
+      covered += static_cast<std::size_t>(last - first + 1);
+    }
+    CHECK(covered == want.size());
+  }
+  LineSet whole;
+  for (int line = 1; line <= 100000; ++line) whole.insert(line);
+  CHECK(whole.runs().size() == 1);  // a file added whole is one run
+  CHECK(whole.size() == 100000);
+  whole.clear();
+  CHECK(whole.empty());
+  CHECK(whole.begin() == whole.end());
+  CHECK((LineSet{3, 1, 2, 7} == std::set<int>{1, 2, 3, 7}));
 }

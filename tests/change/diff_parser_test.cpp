@@ -25,7 +25,8 @@ struct WantFile {
   std::string skip_reason;  // non-empty = skipped
 };
 
-std::string show(const std::set<int>& s) {
+template <class Set>
+std::string show(const Set& s) {
   std::string out;
   for (int v : s) out += std::to_string(v) + " ";
   return out;

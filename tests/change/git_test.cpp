@@ -259,6 +259,14 @@ TEST_CASE("load_git_change with all: every file of the head is added against git
   CHECK(paths == std::vector<std::string>{"a.py", "big.txt", "empty.txt", "img.bin", "pkg/b.py"});
   CHECK(need(c, "a.py").added_lines == std::set<int>{1, 2, 3});  // the head commit, not the work tree
   CHECK(need(c, "pkg/b.py").added_lines == std::set<int>{1});
+  // an audit keeps no line of the tree in the hunks: the head text has them (Hunk::elided)
+  REQUIRE(need(c, "a.py").hunks.size() == 1);
+  const Hunk& whole = need(c, "a.py").hunks[0];
+  CHECK(whole.elided);
+  CHECK(whole.lines.empty());
+  CHECK((whole.old_start == 0 && whole.old_count == 0 && whole.new_start == 1 && whole.new_count == 3));
+  CHECK(need(c, "a.py").added_count == 3);
+  CHECK(need(c, "a.py").added_lines.runs().size() == 1);
   CHECK(need(c, "img.bin").skipped);
   CHECK(need(c, "big.txt").skipped);
   CHECK(c.notes == std::vector<std::string>{"big.txt: not analysed (diff larger than 50 bytes)",
@@ -275,6 +283,9 @@ TEST_CASE("load_git_change with all: every file of the head is added against git
   Change w = load_git_change(o);
   CHECK(need(w, "a.py").added_lines == std::set<int>{1});
   CHECK(need(w, "untracked.py").added_lines == std::set<int>{1});
+  for (const auto& f : w.files)  // the work tree may change after the diff: its lines are kept
+    for (const auto& h : f.hunks) CHECK_FALSE(h.elided);
+  CHECK(need(w, "a.py").hunks.at(0).lines.at(0).text == "work tree text");
   CHECK(w.content->head("a.py") == std::optional<std::string>("work tree text\n"));
 
   o.work_tree = false;

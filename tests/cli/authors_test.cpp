@@ -137,4 +137,13 @@ TEST_CASE("an ignore comment naming no loaded rule is a warning with a suggestio
   auto ok = runner(repo.str(), {"-r", kMini, "--base", base, "--work-tree", "--format", "json"});
   CHECK(ok.err.find("names no rule") == std::string::npos);
   CHECK(ok.exit_code == 0);
+  // An audit (--all) reads the added lines from the head commit's text, not from the hunks
+  // (Hunk::elided): the same warning, on a line past the first, in a file with CRLF endings.
+  repo.write("lib.py", "x = 1\r\nprint(x)  # review: ignore[PRINT2] debugging aid\r\ny = 2\r\n");
+  repo.commit("crlf");
+  auto audit = runner(repo.str(), {"-r", kMini, "--all", "--format", "json"});
+  INFO(audit.err);
+  CHECK(audit.err.find("warning: lib.py:2: `review: ignore[PRINT2]` names no rule of the loaded rulesets; did you "
+                       "mean `PRINT1`? (it suppresses nothing)\n") != std::string::npos);
+  CHECK(audit.exit_code == 1);
 }
