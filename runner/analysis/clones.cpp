@@ -48,6 +48,8 @@ struct Seq {
   std::vector<uint64_t> exact;  // hash with identifiers kept (seeds of frequent windows)
   std::vector<uint8_t> table;   // 1: on a constant-table line, 2: on a bracket-only line, 0: code
   std::vector<uint32_t> prev;   // identifiers: position of the previous same identifier, else kNone
+  std::vector<uint32_t> next;   // identifiers: position of the next same identifier, else kNone
+  std::vector<int> line;        // each token's line (tok[i]->line, without the indirection)
 };
 
 constexpr uint32_t kNone = UINT32_MAX;
@@ -102,6 +104,11 @@ Seq make_seq(const std::vector<CloneToken>& toks) {
     if (!fresh) s.prev[i] = it->second;
     it->second = i;
   }
+  s.next.assign(s.tok.size(), kNone);
+  for (uint32_t i = 0; i < s.tok.size(); ++i)
+    if (s.prev[i] != kNone) s.next[s.prev[i]] = i;
+  s.line.resize(s.tok.size());
+  for (size_t i = 0; i < s.tok.size(); ++i) s.line[i] = s.tok[i]->line;
   return s;
 }
 
@@ -142,6 +149,156 @@ double dice(const Seq& a, size_t a0, size_t a1, const Seq& b, size_t b0, size_t 
   return total == 0 ? 0.0 : 2.0 * static_cast<double>(common) / static_cast<double>(total);
 }
 
+// A multiset of 5-gram hashes per side, kept up to date as the two ranges move, so that the
+// Dice coefficient of a range pair next to the last one costs the tokens that moved, not the
+// ranges' length (dice() above is the definition; the search used it per evaluation, which
+// made trimming a long chain quadratic in its length). Same values as dice(), bit for bit:
+// the same gram hashes, counted as multisets, and the same division.
+class DiceState {
+ public:
+  DiceState(const Seq& a, const Seq& b) : side_{&a, &b} {}
+
+  double at(size_t a0, size_t a1, size_t b0, size_t b1) {
+    size_t want[2][2] = {{a0, a1}, {b0, b1}};
+    size_t moved = 0, size = 0;
+    for (int s = 0; s < 2; ++s) {
+      moved += dist(from_[s], want[s][0]) + dist(to_[s], want[s][1]);
+      size += want[s][1] - want[s][0];
+    }
+    if (!valid_ || moved > size) {
+      reset();
+      for (int s = 0; s < 2; ++s) {
+        from_[s] = want[s][0];
+        to_[s] = want[s][1];
+        for (size_t p = from_[s]; p + kGram <= to_[s]; ++p) add(s, gram(s, p, from_[s]));
+      }
+      valid_ = true;
+    } else {
+      for (int s = 0; s < 2; ++s) move(s, want[s][0], want[s][1]);
+    }
+    size_t total = count_[0] + count_[1];
+    return total == 0 ? 0.0 : 2.0 * static_cast<double>(common_) / static_cast<double>(total);
+  }
+
+ private:
+  static size_t dist(size_t x, size_t y) { return x > y ? x - y : y - x; }
+
+  // The gram at position p of side s when its range starts at `from` (grams() spelled per gram).
+  uint64_t gram(int s, size_t p, size_t from) const {
+    const Seq& t = *side_[s];
+    uint64_t h = 0;
+    for (size_t i = p; i < p + kGram; ++i) {
+      uint64_t v;
+      if (t.tok[i]->kind == Kind::Identifier) {
+        uint64_t d = t.prev[i] != kNone && t.prev[i] >= from ? i - t.prev[i] : 0;
+        v = 0x9ddfea08eb382d69ULL * (d + 1);
+      } else {
+        v = t.blank[i];
+      }
+      h = mix(h, v);
+    }
+    return h;
+  }
+
+  // Moves side s to [f2, t2): every gram whose presence or value changes is removed under the
+  // old range and added under the new one. Presence changes at the two edges; a value changes
+  // only where an identifier's previous occurrence enters or leaves the range (left edge).
+  void move(int s, size_t f2, size_t t2) {
+    size_t f = from_[s], t = to_[s];
+    if (f == f2 && t == t2) return;
+    touched_.clear();
+    auto edge = [&](size_t x, size_t y) {  // grams starting in [x, y)
+      for (size_t p = x; p < y; ++p) touched_.push_back(p);
+    };
+    if (t != t2) {  // grams ending in (min, max]
+      size_t lo = std::min(t, t2), hi = std::max(t, t2);
+      edge(lo + 1 >= kGram ? lo + 1 - kGram : 0, hi + 1 >= kGram ? hi + 1 - kGram : 0);
+    }
+    if (f != f2) {
+      size_t lo = std::min(f, f2), hi = std::max(f, f2);
+      edge(lo, hi);
+      const auto& next = side_[s]->next;
+      for (size_t i = lo; i < hi; ++i)
+        if (next[i] != kNone && next[i] >= hi) {
+          size_t j = next[i];
+          edge(j + 1 >= kGram ? j + 1 - kGram : 0, j + 1);
+        }
+    }
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    for (size_t p : touched_) {
+      if (p >= f && p + kGram <= t) remove(s, gram(s, p, f));
+      if (p >= f2 && p + kGram <= t2) add(s, gram(s, p, f2));
+    }
+    from_[s] = f2;
+    to_[s] = t2;
+  }
+
+  // Open addressing, linear probing; a slot's key is valid when its `used` mark is set.
+  struct Slot {
+    uint64_t key;
+    int32_t n[2];
+  };
+
+  int32_t* counts(uint64_t key) {
+    if ((used_count_ + 1) * 2 > slots_.size()) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>(key * 0x9e3779b97f4a7c15ULL >> 20) & mask;; i = (i + 1) & mask) {
+      if (!used_[i]) {
+        used_[i] = 1;
+        used_list_.push_back(static_cast<uint32_t>(i));
+        ++used_count_;
+        slots_[i] = {key, {0, 0}};
+        return slots_[i].n;
+      }
+      if (slots_[i].key == key) return slots_[i].n;
+    }
+  }
+  void grow() {
+    std::vector<Slot> old;
+    std::vector<uint32_t> old_used;
+    old.swap(slots_);
+    old_used.swap(used_list_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
+    used_.assign(slots_.size(), 0);
+    used_count_ = 0;
+    for (uint32_t i : old_used) {
+      int32_t* n = counts(old[i].key);
+      n[0] = old[i].n[0];
+      n[1] = old[i].n[1];
+    }
+  }
+  void reset() {
+    for (uint32_t i : used_list_) used_[i] = 0;
+    used_list_.clear();
+    used_count_ = 0;
+    count_[0] = count_[1] = 0;
+    common_ = 0;
+  }
+  void add(int s, uint64_t g) {
+    int32_t* n = counts(g);
+    if (n[s] < n[1 - s]) ++common_;
+    ++n[s];
+    ++count_[s];
+  }
+  void remove(int s, uint64_t g) {
+    int32_t* n = counts(g);
+    --n[s];
+    if (n[s] < n[1 - s]) --common_;
+    --count_[s];
+  }
+
+  const Seq* side_[2];
+  bool valid_ = false;
+  size_t from_[2] = {0, 0}, to_[2] = {0, 0};
+  size_t count_[2] = {0, 0}, common_ = 0;
+  std::vector<Slot> slots_;
+  std::vector<uint8_t> used_;
+  std::vector<uint32_t> used_list_;
+  size_t used_count_ = 0;
+  std::vector<size_t> touched_;
+};
+
 std::string lines_of(const std::string& text, int from, int to) {  // 0-based inclusive
   std::string out;
   int line = 0;
@@ -171,7 +328,7 @@ struct Span {
 
 class PairSearch {
  public:
-  PairSearch(const Seq& a, const Seq& b, const CloneOptions& o) : a_(a), b_(b), o_(o) {}
+  PairSearch(const Seq& a, const Seq& b, const CloneOptions& o) : a_(a), b_(b), o_(o), dice_(a, b) {}
 
   // Searches runs [lo,hi] (inclusive) of one chain; appends every passing span.
   void search(const std::vector<Run>& runs, size_t lo, size_t hi, std::vector<std::pair<Span, double>>& out) {
@@ -200,7 +357,7 @@ class PairSearch {
   Span span(const std::vector<Run>& r, size_t lo, size_t hi) const {
     return {r[lo].a0, r[hi].a1, r[lo].b0, r[hi].b1};
   }
-  int lines(const Seq& s, size_t from, size_t to) const { return s.tok[to - 1]->line - s.tok[from]->line + 1; }
+  int lines(const Seq& s, size_t from, size_t to) const { return s.line[to - 1] - s.line[from] + 1; }
   bool big_enough(const Span& x) const {
     return lines(a_, x.a0, x.a1) >= o_.min_lines && lines(b_, x.b0, x.b1) >= o_.min_lines &&
            static_cast<int>(x.a1 - x.a0) >= o_.min_tokens && static_cast<int>(x.b1 - x.b0) >= o_.min_tokens;
@@ -220,12 +377,13 @@ class PairSearch {
     // Dice can reach at most 2·min/(|A|+|B|) over ranges of these token lengths.
     double na = static_cast<double>(x.a1 - x.a0), nb = static_cast<double>(x.b1 - x.b0);
     if (2.0 * std::min(na, nb) / (na + nb) < o_.min_similarity) return 2.0 * std::min(na, nb) / (na + nb) - 1.0;
-    return dice(a_, x.a0, x.a1, b_, x.b0, x.b1);
+    return o_.recompute_similarity ? dice(a_, x.a0, x.a1, b_, x.b0, x.b1) : dice_.at(x.a0, x.a1, x.b0, x.b1);
   }
 
   const Seq& a_;
   const Seq& b_;
   const CloneOptions& o_;
+  DiceState dice_;
   size_t budget_ = kMaxScores;
 };
 
@@ -282,7 +440,7 @@ std::vector<Run> by_line(const std::vector<Run>& runs, const Seq& a) {
   for (const Run& r : runs) {
     uint32_t from = r.a0;
     for (uint32_t i = r.a0 + 1; i < r.a1; ++i)
-      if (a.tok[i]->line != a.tok[i - 1]->line) {
+      if (a.line[i] != a.line[i - 1]) {
         out.push_back({from, i, r.b0 + (from - r.a0), r.b0 + (i - r.a0)});
         from = i;
       }
@@ -428,8 +586,18 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     for (size_t i = 0; i < blocks.size(); ++i)
       file_rank[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), std::string_view(blocks[i].file)) - names.begin());
   }
-  // (block a << 32 | block b) -> shared window positions
-  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint32_t>>> matches;
+  // shared window positions of two blocks, (block a << 32 | block b) first: sorted once, each
+  // block pair's positions are one slice in (a, b) order
+  struct Match {
+    uint64_t pair;
+    uint32_t pa, pb;
+    bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
+  };
+  std::vector<Match> matches;
+  // the groups that are seeds, as [begin, end) of seeds or exact_seeds; the pairs they can give
+  // bound what matches will hold (reserved: pages never written cost nothing)
+  std::vector<std::tuple<const std::vector<Seed>*, size_t, size_t>> groups;
+  size_t bound = 0;
   for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
     for (size_t g = 0; g < ss->size();) {
       const auto& p = *ss;
@@ -438,21 +606,31 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
       while (e < p.size() && p[e].hash == p[g].hash) ++e;
       bool any_added = false;
       for (size_t x = g; x < e && !any_added; ++x) any_added = blocks[p[x].block].added;
-      if (any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash)))
-        for (size_t x = g; x < e; ++x)
-          for (size_t y = x + 1; y < e; ++y) {
-            uint32_t ba = p[x].block, pa = p[x].pos, bb = p[y].block, pb = p[y].pos;
-            if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
-            if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
-            if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
-            matches[(static_cast<uint64_t>(ba) << 32) | bb].emplace_back(pa, pb);
-          }
+      if (e - g > 1 && any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash))) {
+        groups.emplace_back(ss, g, e);
+        bound += (e - g) * (e - g - 1) / 2;
+      }
       g = e;
     }
-  for (auto& entry : matches) {
-    const uint32_t ka = static_cast<uint32_t>(entry.first >> 32), kb = static_cast<uint32_t>(entry.first & 0xffffffffu);
-    auto& m = entry.second;
-    std::sort(m.begin(), m.end());
+  matches.reserve(bound);
+  for (auto [ss, g, e] : groups) {
+    const auto& p = *ss;
+    for (size_t x = g; x < e; ++x)
+      for (size_t y = x + 1; y < e; ++y) {
+        uint32_t ba = p[x].block, pa = p[x].pos, bb = p[y].block, pb = p[y].pos;
+        if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+        if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
+        if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
+        matches.push_back({(static_cast<uint64_t>(ba) << 32) | bb, pa, pb});
+      }
+  }
+  std::sort(matches.begin(), matches.end());
+  std::vector<std::pair<uint32_t, uint32_t>> m;
+  for (size_t g = 0; g < matches.size();) {
+    const uint64_t key = matches[g].pair;
+    const uint32_t ka = static_cast<uint32_t>(key >> 32), kb = static_cast<uint32_t>(key & 0xffffffffu);
+    m.clear();
+    for (; g < matches.size() && matches[g].pair == key; ++g) m.emplace_back(matches[g].pa, matches[g].pb);
     const Seq& sa = seqs[ka];
     const Seq& sb = seqs[kb];
     PairSearch search(sa, sb, opts);
@@ -485,8 +663,10 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     }
   }
   std::sort(out.begin(), out.end(), [](const ClonePair& x, const ClonePair& y) {
-    return std::tie(x.a.file, x.a.start_line, x.a.end_line, x.b.file, x.b.start_line, x.b.end_line) <
-           std::tie(y.a.file, y.a.start_line, y.a.end_line, y.b.file, y.b.start_line, y.b.end_line);
+    // similarity and tokens last: two pairs of the same lines (token spans that differ within
+    // their first or last line) come out in one order whatever order the block pairs ran in
+    return std::tie(x.a.file, x.a.start_line, x.a.end_line, x.b.file, x.b.start_line, x.b.end_line, x.similarity, x.tokens) <
+           std::tie(y.a.file, y.a.start_line, y.a.end_line, y.b.file, y.b.start_line, y.b.end_line, y.similarity, y.tokens);
   });
   return out;
 }

@@ -62,6 +62,9 @@ struct CloneOptions {
   int min_lines = 5;            ///< both sides span at least this many lines (first to last token)
   int min_tokens = 50;          ///< both sides hold at least this many non-filler tokens
   double min_similarity = 0.8;  ///< Dice similarity, see find_clones
+  /// For tests: compute every similarity from scratch (the definition) instead of updating it
+  /// as the compared ranges move; the results are the same either way.
+  bool recompute_similarity = false;
 };
 
 /// Every maximal clone between blocks of two DIFFERENT files, at least one of them added
@@ -75,7 +78,8 @@ struct CloneOptions {
 /// 32 tokens on each side: every chain is a candidate, so one block pair can give several clones.
 /// A chain is split into runs of consecutive shared windows, and those at line ends; when the
 /// whole chain does not pass, runs are dropped from whichever end raises the similarity most
-/// until the rest passes (at most 2,048 similarity evaluations per block pair)
+/// until the rest passes (at most 2,048 similarity evaluations per block pair; each costs the
+/// tokens the two ranges moved by since the last one, not their length)
 /// (a strong core inside a weaker chain is reported with its own span), and the dropped runs
 /// are searched again on their own.
 /// Similarity is the Dice coefficient 2|A∩B| / (|A|+|B|) over the multisets of token 5-grams of
