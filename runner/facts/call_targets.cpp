@@ -864,6 +864,7 @@ class CallTargetsSource final : public Source {
   }
 
   bool builds_per_file() const override { return true; }
+  bool reads(lang::Language l) const override { return l == lang::Language::Python; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

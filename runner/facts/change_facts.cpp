@@ -602,7 +602,7 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
     const std::string_view tok = std::string_view(t).substr(start, k - start);
     bool fresh = false;
     const uint32_t id = idx.add_token(tok, fresh);
-    if (after_class) {
+    if (after_class && python) {
       auto& d = idx.defined[std::string(tok)];
       if (d.empty() || d.back() != i) {
         d.push_back(i);
@@ -639,7 +639,7 @@ std::optional<ChangeFacts::WordIndex> ChangeFacts::word_index_from_donor() {
   std::vector<char> differs(paths.size(), 0);
   std::vector<uint32_t> redo;
   for (uint32_t i = 0; i < paths.size(); ++i)
-    if (!options_.same_text(paths[i])) {
+    if (options_.donor->word_index_->indexed[i] && !options_.same_text(paths[i])) {
       differs[i] = 1;
       redo.push_back(i);
     }
@@ -674,21 +674,50 @@ std::optional<ChangeFacts::WordIndex> ChangeFacts::word_index_from_donor() {
   return idx;
 }
 
-const ChangeFacts::WordIndex& ChangeFacts::word_index() {
-  if (word_index_) return *word_index_;
-  if (auto from = word_index_from_donor()) {
-    word_index_ = std::move(from);
-    return *word_index_;
-  }
-  WordIndex idx;
+namespace {
+uint32_t language_bit(std::string_view path) { return 1u << static_cast<unsigned>(lang::language_of(path)); }
+}  // namespace
+
+const ChangeFacts::WordIndex& ChangeFacts::word_index(uint32_t langs) {
   const auto& paths = repo_files();
-  for (uint32_t i = 0; i < paths.size(); ++i) {
-    idx.ids.emplace(paths[i], i);
-    index_file(idx, i, nullptr, nullptr);
+  if (!word_index_) word_index_ = word_index_from_donor();
+  if (!word_index_) {
+    WordIndex idx;
+    idx.indexed.assign(paths.size(), 0);
+    for (uint32_t i = 0; i < paths.size(); ++i) idx.ids.emplace(paths[i], i);
+    idx.dict += '\n';
+    word_index_ = std::move(idx);
   }
+  WordIndex& idx = *word_index_;
+  if ((idx.langs & langs) == langs) return idx;
+  // the files of the languages not indexed yet; when some files are indexed already, a file
+  // may come before them, so the lists it is added to are sorted again
+  const bool first = std::none_of(idx.indexed.begin(), idx.indexed.end(), [](char c) { return c != 0; });
+  if (!idx.dict.empty() && idx.dict.back() == '\n') idx.dict.pop_back();  // reopen the dict
+  std::vector<uint32_t> touched;
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < paths.size(); ++i)
+    if (!idx.indexed[i] && (language_bit(paths[i]) & langs)) {
+      index_file(idx, i, first ? nullptr : &touched, first ? nullptr : &names);
+      idx.indexed[i] = 1;
+    }
   idx.dict += '\n';
-  word_index_ = std::move(idx);
-  return *word_index_;
+  idx.langs |= langs;
+  if (!first) {
+    auto sorted = [](std::vector<uint32_t>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    sorted(touched);
+    for (uint32_t id : touched) sorted(idx.postings[id]);
+    for (const auto& n : names) {
+      if (auto it = idx.defined.find(n); it != idx.defined.end()) sorted(it->second);
+      if (auto it = idx.in_class_head.find(n); it != idx.in_class_head.end()) sorted(it->second);
+    }
+    sorted(idx.always);
+    sorted(idx.head_always);
+  }
+  return idx;
 }
 
 const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& source, const Scope& scope,
@@ -708,7 +737,11 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   for (const auto& w : words) key += '\x1e' + w;
   if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return &it->second;
 
-  const WordIndex& idx = word_index();
+  uint32_t langs = 0;
+  for (auto l : {lang::Language::Python, lang::Language::Cpp, lang::Language::CMake, lang::Language::Markdown,
+                 lang::Language::Text})
+    if (s->reads(l)) langs |= 1u << static_cast<unsigned>(l);
+  const WordIndex& idx = word_index(langs);
   std::vector<uint32_t> hold;  // files holding every word
   for (size_t i = 0; i < words.size(); ++i) {
     std::vector<uint32_t> f = idx.files_with(words[i]);
@@ -722,17 +755,25 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   }
   std::vector<uint32_t> pick;
   std::set_union(hold.begin(), hold.end(), idx.always.begin(), idx.always.end(), std::back_inserter(pick));
-  auto refs = files(scope);
+  auto refs = files(scope);  // of the languages the source reads
+  const size_t in_scope = refs.size();
+  refs.erase(std::remove_if(refs.begin(), refs.end(), [&](const FileRef& r) { return !(language_bit(r.path) & langs); }),
+             refs.end());
+  // most files of the scope (besides the skipped ones) hold the words: a whole build costs no
+  // more. The scope's files of every language are counted (a whole build lists them all); the
+  // skipped ones are counted before `refs` is moved from
+  size_t skipped = 0;
+  for (const auto& r : refs)
+    if (auto at = idx.ids.find(r.path); at != idx.ids.end() && std::binary_search(idx.always.begin(), idx.always.end(), at->second))
+      ++skipped;
   std::vector<FileRef> chosen;
   for (auto& r : refs) {
     auto at = idx.ids.find(r.path);
     if (at == idx.ids.end() || std::binary_search(pick.begin(), pick.end(), at->second))
       chosen.push_back(std::move(r));  // holds the words, or is not in the index: read it
   }
-  // most files (besides the skipped ones) hold the words: a whole build costs no more
-  size_t skipped = idx.always.size();
-  size_t hits = chosen.size() - std::min(chosen.size(), skipped), texts = refs.size() - std::min(refs.size(), skipped);
-  if (hits * 2 > texts && refs.size() > 8) return nullptr;
+  size_t hits = chosen.size() - std::min(chosen.size(), skipped), texts = in_scope - std::min(in_scope, skipped);
+  if (hits * 2 > texts && in_scope > 8) return nullptr;
   prefetch(chosen, s->uses_analyses());
   std::vector<FactPtr> out;
   for (const auto& r : chosen) {
@@ -743,7 +784,8 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
 }
 
 std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Holding where) {
-  const WordIndex& idx = word_index();
+  const uint32_t python = 1u << static_cast<unsigned>(lang::Language::Python);
+  const WordIndex& idx = word_index(where == Holding::Anywhere ? ~0u : python);
   const std::vector<uint32_t>* hits = nullptr;
   if (where == Holding::ClassName) {
     if (auto it = idx.defined.find(name); it != idx.defined.end()) hits = &it->second;
@@ -764,7 +806,8 @@ std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Hol
   std::set_union(h.begin(), h.end(), also->begin(), also->end(), std::back_inserter(pick));
   const auto& paths = repo_files();
   std::vector<std::string> out;
-  for (uint32_t i : pick) out.push_back(paths[i]);
+  for (uint32_t i : pick)
+    if (where == Holding::Anywhere || (language_bit(paths[i]) & python)) out.push_back(paths[i]);
   return out;
 }
 

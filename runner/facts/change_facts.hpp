@@ -87,12 +87,14 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// source built file by file (Source::builds_per_file), the facts of the scope's files whose
   /// head text holds every one of `words`, in query() order, cached per (source, scope, words);
   /// a named scope asks its repository. The files are found in a word index of the identifier
-  /// tokens of every repository file's text (read once, without parsing; a word matches the
+  /// tokens of the repository files' texts (each read once, without parsing; a word matches the
   /// tokens that contain it). Files that parsing skips with a note (over the size limit,
   /// binary) are parsed (skipped, with that note) while the index is built and always count as
   /// holding the words, so notes and incomplete() stay those of a whole build. Returns nullptr
   /// for other scopes and sources, when the source's facts are already built whole, or when
-  /// more than half of the scope's files hold the words (a whole build costs no more). Throws dsl::FactsError for an unknown source name.
+  /// more than half of the scope's files hold the words (a whole build costs no more). Only the
+  /// files of the languages the source reads (Source::reads) are indexed, counted and read.
+  /// Throws dsl::FactsError for an unknown source name.
   const std::vector<dsl::FactPtr>* query_containing(const std::string& source, const dsl::Scope& scope,
                                                     const std::vector<std::string>& words) override;
 
@@ -159,9 +161,13 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts
   std::map<std::string, std::vector<dsl::FactPtr>> keyed_cache_; // (source, scope, words) -> facts
 
-  /// The identifier tokens of every repo_files() text: which files hold a token (positions in
-  /// repo_files(), ascending), and the files parsing skips with a note (always candidates).
+  /// The identifier tokens of the repo_files() texts of some languages (those a reader asked
+  /// for: every file of a language in `langs` is indexed, files of other languages may not be):
+  /// which files hold a token (positions in repo_files(), ascending), and the files parsing
+  /// skips with a note (always candidates).
   struct WordIndex {
+    uint32_t langs = 0;          ///< bit 1 << lang::Language: every file of that language is indexed
+    std::vector<char> indexed;   ///< per repo_files() position
     std::vector<std::vector<uint32_t>> postings;  ///< per token id
     std::string dict;                             ///< "\n" + each token + "\n", in id order
     std::vector<uint32_t> starts;                 ///< offset of each token in dict
@@ -170,7 +176,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     /// token -> token id: open addressing over `dict` (no string per token read), each slot
     /// (hash, id + 1), 0 = empty; a power of two long, at most half full
     std::vector<std::pair<uint32_t, uint32_t>> slots;
-    /// token -> files where it follows the token `class` (SourceContext::files_holding)
+    /// token -> Python files where it follows the token `class` (SourceContext::files_holding)
     std::unordered_map<std::string, std::vector<uint32_t>> defined;
     /// token -> Python files where it is in a class statement's head (Holding::ClassHead), and
     /// the Python files with a head too long to scan (kept for every name)
@@ -184,14 +190,17 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
     uint32_t add_token(std::string_view token, bool& fresh);
     std::string_view token(uint32_t id) const;
   };
-  const WordIndex& word_index();
+  /// The word index, with every file of the languages in `langs` (bits 1 << lang::Language)
+  /// indexed: built on first use from the files of those languages, extended with the files of
+  /// a language asked for later.
+  const WordIndex& word_index(uint32_t langs);
   /// Indexes the text of repo_files()[i] into `idx` (postings get `i` at their end: the caller
   /// sorts them when files come out of order; `touched`, when given, collects the token ids,
   /// and the class names and heads, whose lists got `i`).
   void index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* touched,
                   std::vector<std::string>* touched_names);
-  /// The donor's word index with the files whose text differs indexed again; nullopt when the
-  /// donor has none or lists other files.
+  /// The donor's word index with the indexed files whose text differs indexed again; nullopt
+  /// when the donor has none or lists other files.
   std::optional<WordIndex> word_index_from_donor();
   /// The donor's model of head file `path`, when its text is the same and the donor has parsed it.
   std::shared_ptr<const lang::SourceModel> donor_model(const std::string& path, bool base, bool& found);

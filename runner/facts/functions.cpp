@@ -97,6 +97,8 @@ class FunctionsSource final : public Source {
   }
 
   bool builds_per_file() const override { return true; }
+  // the model holds functions, classes, imports, assignments and calls for these only
+  bool reads(lang::Language l) const override { return l == lang::Language::Python || l == lang::Language::Cpp; }
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;

@@ -1,4 +1,5 @@
 // The one table of fact sources, and the Source defaults.
+#include <algorithm>
 #include <mutex>
 
 #include "runner/facts/sources.hpp"
@@ -60,6 +61,8 @@ bool FileRef::added_range(int a, int b) const {
 
 std::vector<dsl::FactPtr> Source::build(SourceContext& ctx, const dsl::Scope& scope) const {
   auto refs = ctx.files(scope);
+  refs.erase(std::remove_if(refs.begin(), refs.end(), [&](const FileRef& r) { return !reads(lang::language_of(r.path)); }),
+             refs.end());
   ctx.prefetch(refs, uses_analyses());
   std::vector<dsl::FactPtr> out;
   for (const auto& r : refs) {

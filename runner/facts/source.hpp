@@ -98,14 +98,16 @@ class SourceContext {
   /// Where files_holding looks for a name.
   enum class Holding {
     Anywhere,   ///< as a whole identifier token (a maximal run of `[A-Za-z0-9_]`)
-    ClassName,  ///< as the token right after the token `class` (blanks, tabs, line breaks and backslashes between)
+    /// as the token right after the token `class` (blanks, tabs, line breaks and backslashes
+    /// between), in a Python file
+    ClassName,
     /// as a token of a Python class statement's head: after the token `class`, up to the `:`
     /// that ends it outside brackets (strings and comments skipped): where a subclass names a base
     ClassHead,
   };
   /// Head files of the repository, in repo_files() order, whose text may hold `name` where
-  /// `where` says: a superset of the files that mention `name`, define a class called `name`,
-  /// or (ClassHead, Python files only) define a class naming `name` among its bases. For
+  /// `where` says: a superset of the files that mention `name`, or (ClassName and ClassHead,
+  /// Python files only) define a class called `name` or naming `name` among its bases. For
   /// sources that follow names across the repository on demand instead of parsing every file.
   /// Default: every repo_files() path (ChangeFacts answers from its word index, built once
   /// without parsing).
@@ -140,6 +142,12 @@ class Source {
   /// order) and every fact of `build_file(ref)` has `file == ref.path`: the facts of a subset of
   /// the scope's files are then a subsequence of the whole build (ChangeFacts::query_containing).
   virtual bool builds_per_file() const { return false; }
+  /// False for a language (lang::language_of the path) whose files never yield this source's
+  /// facts: `build_file` returns none for them whatever their text. The default `build` and the
+  /// reads by key (ChangeFacts::query_containing) then neither read nor parse those files, so
+  /// a binary or oversized file of another language is not noted by this source either.
+  /// Default: every language. tests/facts/sources_test.cpp checks the claim on every source.
+  virtual bool reads(lang::Language) const { return true; }
 
   /// Returns the facts of `scope`, in file order then line order. Default: prefetches
   /// ctx.files(scope) and concatenates ctx.file_facts(name, ref) for each. Throws dsl::FactsError.

@@ -1,6 +1,7 @@
 // Reads by key (ChangeFacts::query_containing, the evaluator's demand-driven read of repository-wide
 // sources): the files chosen are those whose text holds the key, fewer files are parsed, and rules
 // find exactly what they find when every source is built whole, on random synthetic repositories.
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -40,7 +41,9 @@ TEST_CASE("query_containing parses only the files whose text holds the words", "
   b.unchanged("pkg/c.py", "import os\n\ndef gamma():\n    os.getcwd()\n");
   b.unchanged("pkg/d.py", "# mentions beta_helper in a comment only\nX = 1\n");
   for (int i = 0; i < 12; ++i) b.unchanged("pkg/other" + std::to_string(i) + ".py", "def f" + std::to_string(i) + "():\n    pass\n");
-  b.unchanged("pkg/blob.bin", std::string("beta\0data", 9));  // binary: parsed (for its note) whatever the key
+  // binary: parsed (for its note) whatever the key, by the sources that read its language
+  b.unchanged("pkg/blob.py", std::string("beta\0data", 9));
+  b.unchanged("pkg/blob.bin", std::string("beta\0data", 9));
   std::vector<std::string> parsed;
   auto lazy = b.facts();
   lazy->set_parse_hook([&](const std::string& p, bool) { parsed.push_back(p); });
@@ -50,7 +53,7 @@ TEST_CASE("query_containing parses only the files whose text holds the words", "
   // a.py calls it, b.py defines it, d.py names it in a comment (a superset is allowed)
   CHECK(files_of(*got) == std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/d.py"});
   CHECK(std::set<std::string>(parsed.begin(), parsed.end()) ==
-        std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/blob.bin", "pkg/d.py"});
+        std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/blob.py", "pkg/d.py"});
   // a word inside a longer token selects the files of that token; every word must be there
   const auto* part = lazy->query_containing("functions", kRepo, {"helper"});
   REQUIRE(part != nullptr);
@@ -70,11 +73,22 @@ TEST_CASE("query_containing parses only the files whose text holds the words", "
   // not narrowed: sources not built file by file, other scopes, most files, a whole build done
   CHECK(lazy->query_containing("files", kRepo, {"beta_helper"}) == nullptr);
   CHECK(lazy->query_containing("symbols", Scope{Scope::Kind::Changed, {}}, {"beta_helper"}) == nullptr);
-  CHECK(lazy->query_containing("symbols", kRepo, {"def"}) == nullptr);  // 15 of 17 files
+  CHECK(lazy->query_containing("symbols", kRepo, {"def"}) == nullptr);  // 15 of 18 texts
   CHECK(lazy->query_containing("symbols", kRepo, {}) == nullptr);
   lazy->query("calls", kRepo);
   CHECK(lazy->query_containing("calls", kRepo, {"beta_helper"}) == nullptr);
   CHECK_THROWS_AS(lazy->query_containing("nosuch", kRepo, {"x"}), review::dsl::FactsError);
+
+  // symbols reads Python and C++ only: the text files were neither indexed nor parsed; lines
+  // reads every language, so its read indexes them and parses the binary one for its note
+  CHECK(std::find(parsed.begin(), parsed.end(), "pkg/blob.bin") == parsed.end());
+  parsed.clear();
+  const auto* lines = lazy->query_containing("lines", kRepo, {"beta_helper"});
+  REQUIRE(lines != nullptr);
+  CHECK(files_of(*lines) == std::set<std::string>{"pkg/a.py", "pkg/b.py", "pkg/d.py"});
+  CHECK(parsed == std::vector<std::string>{"pkg/blob.bin"});
+  whole->query("lines", kRepo);
+  CHECK(lazy->notes() == whole->notes());  // the binary files' notes, as whole builds give them
 }
 
 TEST_CASE("the word index finds the files of a word among tens of thousands of tokens", "[facts][bykey]") {
@@ -647,4 +661,95 @@ TEST_CASE("a base run reusing the head run's models and word index finds what it
   CHECK(findings > 100);
   CHECK(reusing_parses * 2 < alone_parses);  // most files are the same on both sides
   CHECK(donor_parses_during == 0);            // the head run is only read
+}
+
+TEST_CASE("the word index over some languages, extended later, reads what a whole build gives", "[facts][bykey]") {
+  // Files of every language interleaved in path order (the second language's files come before
+  // and between the first's, so an extended index must sort its lists again), names in
+  // strings, comments and longer tokens, non-ASCII text, paths with spaces, a deleted file
+  // holding the name on its base side only, binary files of two languages.
+  ChangeBuilder b;
+  std::map<std::string, std::string> head;
+  auto add = [&](const std::string& path, const std::string& text) {
+    b.unchanged(path, text);
+    head[path] = text;
+  };
+  for (int i = 0; i < 6; ++i) {
+    std::string n = std::to_string(i);
+    add("m" + n + "/a b.py", "def beta_name" + n + "():\n    return \"gamma_key\"  # beta_name\n");
+    add("m" + n + "/a b.txt", "beta_name gamma_key é ü\n");
+    add("m" + n + "/c.cpp", "int gamma_key" + n + "() { return beta_name(1); }  // ümlaut\n");
+    add("m" + n + "/d.md", "# beta_name\n`gamma_key()`\n");
+    add("m" + n + "/CMakeLists.txt", "add_library(beta_name" + n + " x.cpp)\n");
+    add("m" + n + "/z.py", "def other" + n + "():\n    return 'naïve' + str(" + n + ")\n");
+    for (int k = 0; k < 4; ++k) add("m" + n + "/fill" + std::to_string(k) + ".py", "x" + n + std::to_string(k) + " = 1\n");
+  }
+  add("m2/blob.py", std::string("beta_name\0", 10));
+  add("m3/blob.txt", std::string("gamma\0", 6));
+  b.file("m4/gone.py", "def beta_name_gone():\n    pass\n", "", review::change::FileStatus::Deleted);
+  add("m1/base.py", "class Base:\n    def run(self):\n        pass\n");
+  add("m0/base.hpp", "class Base { void run(); };\n");  // C++: never a base of a Python class
+  const std::string changed = "class K(Base):\n    pass\nx = beta_name(gamma_key)\n";
+  b.file("m5/new é.py", "x = 1\n", changed);
+  head["m5/new é.py"] = changed;
+
+  // what a read by key must give: the whole build's facts of the files whose text holds every word
+  auto want = [&](const std::string& source, const std::vector<std::string>& words) {
+    auto whole = b.facts();
+    std::vector<std::string> out;
+    for (const auto& f : whole->query(source, kRepo)) {
+      const std::string& t = head.at(f->file);
+      if (std::all_of(words.begin(), words.end(), [&](const std::string& w) { return t.find(w) != std::string::npos; }))
+        out.push_back(f->file + ":" + std::to_string(f->line) + ":" + std::to_string(f->column));
+    }
+    return out;
+  };
+  using Read = std::pair<std::string, std::vector<std::string>>;
+  const std::vector<Read> reads = {{"symbols", {"beta_name"}},  {"lines", {"gamma_key"}},
+                                   {"call_targets", {"beta_name"}}, {"functions", {"gamma_key"}},
+                                   {"lines", {"beta_name", "gamma_key"}}, {"calls", {"beta_name"}},
+                                   {"symbols", {"ta_na"}}};
+  std::map<std::string, std::vector<std::string>> expected;
+  for (const auto& [source, words] : reads) expected[source + " " + words[0] + (words.size() > 1 ? "+" : "")] = want(source, words);
+  std::vector<size_t> order(reads.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  int narrowed = 0;
+  for (int round = 0; round < 4; ++round) {  // several orders of the languages asked for
+    INFO("round " << round);
+    if (round == 1) std::reverse(order.begin(), order.end());
+    if (round >= 2) std::shuffle(order.begin(), order.end(), std::mt19937(round));
+    auto facts = b.facts();
+    for (size_t i : order) {
+      const auto& [source, words] = reads[i];
+      INFO(source << " " << words[0]);
+      const auto* got = facts->query_containing(source, kRepo, words);
+      if (!got) continue;  // most files hold it: a whole build
+      ++narrowed;
+      std::vector<std::string> have;
+      for (const auto& f : *got) have.push_back(f->file + ":" + std::to_string(f->line) + ":" + std::to_string(f->column));
+      CHECK(have == expected[source + " " + words[0] + (words.size() > 1 ? "+" : "")]);
+    }
+    // the class model asks for Python files only, whatever the index holds by then
+    const auto& ks = facts->query("classes", Scope{Scope::Kind::Changed, {}});
+    REQUIRE(ks.size() == 1);
+    CHECK(ks[0]->get("base_classes").to_text() == "Base");
+    CHECK(ks[0]->get("methods").to_text().empty());
+    CHECK(ks[0]->get("inherited_methods").to_text() == "run");
+  }
+  CHECK(narrowed >= 20);
+}
+
+TEST_CASE("binary files, always read, do not count as files holding the key", "[facts][bykey]") {
+  // 30 binary files (always candidates, for their notes) and 10 texts, the key in one of them:
+  // a narrowed read, not a whole build because 31 of 40 files are chosen
+  ChangeBuilder b;
+  for (int i = 0; i < 30; ++i) b.unchanged("bin/k" + std::to_string(i) + ".co", std::string("x\0y", 3));
+  for (int i = 0; i < 10; ++i) b.unchanged("pkg/f" + std::to_string(i) + ".py", i == 3 ? "rare_key = 1\n" : "x = 1\n");
+  auto facts = b.facts();
+  const auto* got = facts->query_containing("lines", kRepo, {"rare_key"});
+  REQUIRE(got != nullptr);
+  CHECK(files_of(*got) == std::set<std::string>{"pkg/f3.py"});
+  const auto* sym = facts->query_containing("symbols", kRepo, {"rare_key"});  // Python only: 1 of 10 + 30 unread
+  REQUIRE(sym != nullptr);
+  CHECK(files_of(*sym) == std::set<std::string>{"pkg/f3.py"});
 }

@@ -1,5 +1,7 @@
 // The generic contract of every registered fact source: each fact it makes carries exactly the
 // fields of its schema, with the declared types, nested facts included (source.hpp).
+#include <deque>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -149,4 +151,93 @@ TEST_CASE("every source's facts carry exactly its schema's fields, with their ty
   CHECK(from_registry == from_schema);
   CHECK(review::facts::find_source("functions") != nullptr);
   CHECK(review::facts::find_source("no_such_source") == nullptr);
+}
+
+namespace {
+
+// A bare SourceContext over a change with in-memory texts: models straight from
+// lang::analyze_file, per-file facts from the source itself, no caching. Lets a test call
+// Source::build_file on files the default build and the reads by key would not hand it.
+class BareContext final : public review::facts::SourceContext {
+ public:
+  explicit BareContext(std::shared_ptr<const review::change::Change> c) : change_(std::move(c)) {}
+  const review::change::Change& change() const override { return *change_; }
+  std::shared_ptr<const review::change::Change> change_ptr() const override { return change_; }
+  const review::dsl::RulesetData& data() const override { return data_; }
+  const std::vector<review::facts::Repository>& repositories() const override { return repos_; }
+  std::vector<review::facts::FileRef> files(const Scope&) override {
+    std::vector<review::facts::FileRef> out;
+    for (const auto& p : repo_files()) out.push_back({p, false, change_->find(p)});
+    return out;
+  }
+  const std::vector<std::string>& repo_files() override {
+    if (paths_.empty()) paths_ = change_->content->head_files();
+    return paths_;
+  }
+  void prefetch(const std::vector<review::facts::FileRef>&, bool) override {}
+  std::shared_ptr<const review::lang::SourceModel> model(const std::string& path, bool base) override {
+    auto t = base ? change_->content->base(path) : change_->content->head(path);
+    if (!t) return nullptr;
+    review::lang::AnalyzeOptions o;
+    o.analyses = true;
+    return review::lang::analyze_file(path, *t, o);
+  }
+  std::optional<std::string> head_text(const std::string& path) override { return change_->content->head(path); }
+  const std::vector<FactPtr>& file_facts(const std::string& source, const review::facts::FileRef& ref) override {
+    kept_.push_back(review::facts::find_source(source)->build_file(*this, ref));
+    return kept_.back();
+  }
+  void note(const std::string&) override {}
+  void incomplete(const std::string&) override {}
+
+ private:
+  std::shared_ptr<const review::change::Change> change_;
+  review::dsl::RulesetData data_;
+  std::vector<review::facts::Repository> repos_;
+  std::vector<std::string> paths_;
+  std::deque<std::vector<FactPtr>> kept_;
+};
+
+}  // namespace
+
+TEST_CASE("a source that does not read a language makes no facts from its files", "[facts][sources]") {
+  // Source::reads lets the default build and the reads by key skip those files unread: the
+  // claim holds only if build_file makes nothing of them, whatever their text. Python and C++
+  // text under every other language's names, and the fixture's own files.
+  auto b = fixture();
+  const std::string py = "import os\nfrom m import a as b\nLIMIT = 4\n\nclass K(Base):\n    def run(self, x):\n"
+                         "        return helper(x, key=1)\n\ndef helper(x, key=0):\n    return os.getcwd()\n";
+  const std::string cpp = "#include <vector>\nint f(int x) { return g(x); }\nclass C : public B { void h(); };\n";
+  for (const std::string path : {"notes.txt", "k.py.txt", "gen.cmake", "pkg/README.md", "data.csv", "k.hip.in"}) {
+    b.unchanged(path, py + cpp);
+    b.unchanged("x/" + path, py);
+  }
+  auto change = std::make_shared<review::change::Change>(b.change);
+  change->content = b.content;
+  BareContext ctx(change);
+  int restricted = 0, checked = 0;
+  for (const auto& src : review::facts::sources()) {
+    if (src->nested_only()) continue;
+    bool some = false;
+    for (auto l : {review::lang::Language::Python, review::lang::Language::Cpp, review::lang::Language::CMake,
+                   review::lang::Language::Markdown, review::lang::Language::Text})
+      some = some || !src->reads(l);
+    if (!some) continue;
+    ++restricted;
+    INFO("source " << src->schema().name);
+    int made = 0;
+    for (const auto& ref : ctx.files(Scope{Scope::Kind::Repo, {}})) {
+      INFO("file " << ref.path);
+      auto facts = src->build_file(ctx, ref);
+      if (src->reads(review::lang::language_of(ref.path))) {
+        made += static_cast<int>(facts.size());
+      } else {
+        CHECK(facts.empty());
+        ++checked;
+      }
+    }
+    CHECK(made > 0);  // the source does make facts of the files it reads here
+  }
+  CHECK(restricted >= 4);  // symbols, functions, calls, call_targets
+  CHECK(checked > 0);
 }
