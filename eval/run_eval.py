@@ -335,11 +335,13 @@ def emit_precision(emit, args):
     stats = collections.OrderedDict()
     # every block, and every warn that has a verdict (the sample read, whichever seed drew it)
     read_warns = [x for x in warns if finding_key(*x) in read]
+    # the sample's warns still unread count as unread (not left out of the table)
+    shown_warns = read_warns + [x for x in sample if finding_key(*x) not in read]
     emit("## Precision, read by hand\n")
     emit("Every block finding on the noise lists and a random sample of the warns, each read and judged true, "
          "false or unclear (`eval/hand-read.tsv`; %d warns read of %d measured). Precision = true / (true + false).\n"
          % (len(read_warns), len(warns)))
-    for sev, xs in (("block", blocks), ("warn", read_warns or sample)):
+    for sev, xs in (("block", blocks), ("warn", shown_warns)):
         for x in xs:
             k = finding_key(*x)
             st = stats.setdefault((k[2], sev), collections.Counter())
