@@ -1,4 +1,4 @@
-// facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest] [--ext .py]
+// facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest|bytes] [--ext .py]
 //
 // Times, in this one process and over the same in-memory texts (every file under FOLDER whose
 // name ends with --ext, default ".py", `.git` skipped, sorted by path):
@@ -15,6 +15,7 @@
 // --pass digest prints a hash of every extracted model (to check a speed change kept the output).
 // --pass runs one pass once (for `valgrind --tool=callgrind` instruction counts per pass).
 // Output: one `key value` line per figure (seconds, ratios, KiB), for bench/facts_vs_parse.sh.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <tree_sitter/api.h>
 
@@ -148,9 +149,68 @@ uint64_t analyses_digest(const std::vector<Input>& in) {
 
 }  // namespace
 
+// Heap bytes a model's fields hold, by field (--pass bytes): a string counts its buffer when it is
+// not in the small-string buffer (libstdc++ keeps up to 15 characters inline), a vector its
+// capacity times the element size. malloc's own per-block overhead is not counted here; the
+// `measured` line (mallinfo2 before and after keeping every model) includes it.
+struct Bytes {
+  std::vector<std::pair<std::string, size_t>> by;
+  void add(const std::string& k, size_t n) {
+    for (auto& [name, v] : by)
+      if (name == k) { v += n; return; }
+    by.emplace_back(k, n);
+  }
+};
+size_t heap(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
+template <class T> size_t vec(const std::vector<T>& v) { return v.capacity() * sizeof(T); }
+size_t strs(const std::vector<std::string>& v) {
+  size_t n = vec(v);
+  for (const auto& x : v) n += heap(x);
+  return n;
+}
+
+void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
+  b.add("text_lines", strs(m.text_lines));
+  size_t code = 0, comment = 0;
+  for (const auto& l : m.lines) { code += heap(l.code); comment += heap(l.comment); }
+  b.add("lines (LineInfo structs)", vec(m.lines));
+  b.add("lines.code", code);
+  b.add("lines.comment", comment);
+  size_t fn = vec(m.functions);
+  for (const auto& f : m.functions) {
+    fn += heap(f.name) + heap(f.qualified) + heap(f.cls) + heap(f.signature) + strs(f.decorators) + strs(f.calls) + vec(f.params);
+    for (const auto& p : f.params) fn += heap(p.name) + heap(p.default_value) + heap(p.text);
+  }
+  b.add("functions", fn);
+  size_t cl = vec(m.classes);
+  for (const auto& c : m.classes) cl += heap(c.name) + heap(c.qualified) + strs(c.bases);
+  b.add("classes", cl);
+  size_t ca = vec(m.calls), ca_text = 0;
+  for (const auto& c : m.calls) {
+    ca += heap(c.callee) + heap(c.function) + strs(c.args) + vec(c.kwargs);
+    for (const auto& [k, v] : c.kwargs) ca += heap(k) + heap(v);
+    ca_text += heap(c.text);
+  }
+  b.add("calls", ca);
+  b.add("calls.text", ca_text);
+  size_t as = vec(m.assignments);
+  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.function) + heap(a.cls) + heap(a.text);
+  b.add("assignments", as);
+  size_t st = vec(m.statements), st_text = 0;
+  for (const auto& x : m.statements) {
+    st += heap(x.kind) + heap(x.function);
+    st_text += heap(x.text) + heap(x.code);
+  }
+  b.add("statements", st);
+  b.add("statements.text+code", st_text);
+  size_t im = vec(m.imports);
+  for (const auto& x : m.imports) im += heap(x.module) + strs(x.names);
+  b.add("imports", im);
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest] [--ext .py]\n";
+    std::cerr << "usage: facts_bench FOLDER [--rounds N] [--limit N] [--pass all|parse|extract|analyses|eager|digest|bytes] [--ext .py]\n";
     return 2;
   }
   fs::path root = argv[1];
@@ -176,8 +236,8 @@ int main(int argc, char** argv) {
     }
   }
   if (pass != "all" && pass != "parse" && pass != "extract" && pass != "analyses" && pass != "eager" &&
-      pass != "digest") {
-    std::cerr << "facts_bench: --pass must be all, parse, extract, analyses, eager or digest\n";
+      pass != "digest" && pass != "bytes") {
+    std::cerr << "facts_bench: --pass must be all, parse, extract, analyses, eager, digest or bytes\n";
     return 2;
   }
 
@@ -214,6 +274,29 @@ int main(int argc, char** argv) {
   if (pass == "digest") {
     std::printf("digest %016llx\n", static_cast<unsigned long long>(digest(in)));
     std::printf("analyses_digest %016llx\n", static_cast<unsigned long long>(analyses_digest(in)));
+    return 0;
+  }
+  if (pass == "bytes") {
+    // Every model kept, as an audit keeps them (analyses off: the lazy state keeps the text until
+    // they run); bytes by field, then the allocator's count before and after.
+    review::lang::AnalyzeOptions o;
+    o.analyses = false;
+    std::vector<std::shared_ptr<const review::lang::SourceModel>> keep;
+    size_t before = mallinfo2().uordblks;
+    for (const auto& f : in) keep.push_back(review::lang::analyze_file(f.path, f.text, o));
+    size_t after = mallinfo2().uordblks;
+    Bytes b;
+    for (const auto& m : keep) model_bytes(*m, b);
+    size_t sum = 0;
+    for (const auto& [k, v] : b.by) {
+      std::printf("bytes %-28s %10zu  %6.1f MiB  %5.1fx text\n", k.c_str(), v, v / 1048576.0,
+                  static_cast<double>(v) / static_cast<double>(bytes ? bytes : 1));
+      sum += v;
+    }
+    std::printf("bytes %-28s %10zu  %6.1f MiB  %5.1fx text\n", "sum of fields", sum, sum / 1048576.0,
+                static_cast<double>(sum) / static_cast<double>(bytes ? bytes : 1));
+    std::printf("bytes %-28s %10zu  %6.1f MiB  %5.1fx text\n", "measured (mallinfo2)", after - before,
+                (after - before) / 1048576.0, static_cast<double>(after - before) / static_cast<double>(bytes ? bytes : 1));
     return 0;
   }
   if (pass != "all") {
