@@ -22,6 +22,11 @@
 // (`@dataclass` writes the constructor) on the way to its `__init__`. Missing modules, external
 // packages, star imports that do not define the name and import cycles leave a call unresolved;
 // the resolver never throws on them.
+//
+// Memory: a file's facts keep a copy of its calls (without their text) and a summary of what the
+// resolver reads of it (Module), never the model; the modules followed are read through
+// SourceContext::read_model (not cached) and kept as summaries, shared by the context's files.
+// A read by key therefore leaves no model of the files it read (Source::keeps_models is false).
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -145,25 +150,149 @@ struct ModuleIndex {
   }
 };
 
-// The module index of the change under review, built once (a weak reference to the change keys
-// it, so a later change at the same address is never mistaken for it).
-std::shared_ptr<const ModuleIndex> module_index(SourceContext& ctx) {
-  static std::mutex mu;
-  static std::weak_ptr<const change::Change> owner;
-  static std::shared_ptr<const ModuleIndex> cached;
-  std::lock_guard lock(mu);
-  auto change = ctx.change_ptr();
-  if (owner.lock() != change || !cached) {
-    cached = std::make_shared<ModuleIndex>(ctx.repo_files());
-    owner = change;
+bool has_decorator(const lang::Function& f, std::string_view d) {
+  return std::any_of(f.decorators.begin(), f.decorators.end(), [&](const std::string& x) {
+    std::string n = util::trim(x);
+    return n == d || (n.size() > d.size() && n.compare(n.size() - d.size(), d.size(), d) == 0 && n[n.size() - d.size() - 1] == '.');
+  });
+}
+
+// Whether the body of `f` only passes, has `...`, or raises NotImplementedError (docstrings blank).
+bool abstract_body(const lang::SourceModel& m, const lang::Function& f) {
+  if (has_decorator(f, "abstractmethod")) return true;
+  bool header = true;
+  for (int l = f.start_line; l <= f.end_line && l <= static_cast<int>(m.lines.size()); ++l) {
+    std::string c = util::trim(m.lines[static_cast<size_t>(l - 1)].code);
+    if (header) {
+      // the signature runs to the line whose code ends with ':' (comments are blanked)
+      size_t colon = c.rfind(':');
+      if (colon != std::string::npos && util::trim(c.substr(colon + 1)).empty()) header = false;
+      else if (colon != std::string::npos && l == f.start_line && c.find(")") != std::string::npos) {
+        // `def f(x): ...` on one line
+        std::string rest = util::trim(c.substr(colon + 1));
+        return rest == "..." || rest == "pass" || rest.rfind("raise NotImplementedError", 0) == 0;
+      }
+      continue;
+    }
+    if (c.empty()) continue;
+    bool only_string = std::all_of(c.begin(), c.end(), [](char ch) { return ch == '"' || ch == '\'' || ch == ' ' || ch == 'r' || ch == 'b' || ch == 'f' || ch == 'u'; });
+    if (only_string) continue;
+    if (c == "..." || c == "pass" || c.rfind("raise NotImplementedError", 0) == 0) continue;
+    return false;
   }
-  return cached;
+  return true;
+}
+
+// What the resolver reads of one Python file, copied out of its model so that the model itself
+// (lines, statements, calls, text: most of its size) is freed once read: the module-level
+// bindings (defs, classes, imports, assignments), each def's signature, decorators and abstract
+// flag, each class's bases and the decorator line above it, which function each import is in,
+// and the code of the lines that may rebind a name (loops, `with`, `lambda`, ...). The resolver
+// answers from this exactly what it answered from the whole model.
+struct Module {
+  std::string path;
+  std::vector<lang::Function> functions;  // the model's, in its order; signature and calls left empty
+  std::vector<char> abstract;             // per function: abstract_body
+  std::vector<lang::Class> classes;       // the model's
+  std::vector<std::string> decorated;     // per class: the trimmed line above it when it starts with '@', else ""
+  std::vector<lang::Import> imports;      // the model's
+  std::vector<char> import_top;           // per import: at module level (module_level)
+  std::vector<int> import_function;       // per import: index of its innermost enclosing function, -1 when none
+  std::vector<lang::Assignment> assignments;  // target, function and cls only
+  std::map<int, std::string> binder_lines;    // line -> code, for lines holding a binder keyword (maybe_rebound)
+};
+
+bool module_level(const lang::SourceModel& m, int line) {
+  if (line < 1 || line > static_cast<int>(m.lines.size())) return false;
+  const auto& li = m.lines[static_cast<size_t>(line - 1)];
+  return li.function < 0 && li.cls < 0;
+}
+
+// Whether a line's code holds a keyword that may bind a name (Resolver::maybe_rebound).
+bool binder_line(const std::string& code) {
+  return code.find("for ") != std::string::npos || code.find(" as ") != std::string::npos ||
+         code.find("lambda") != std::string::npos || code.find("global") != std::string::npos ||
+         code.find("nonlocal") != std::string::npos || code.find(":=") != std::string::npos ||
+         code.find("del ") != std::string::npos || code.find("except") != std::string::npos;
+}
+
+std::shared_ptr<const Module> summarise(const lang::SourceModel& m) {
+  auto out = std::make_shared<Module>();
+  out->path = m.path;
+  out->functions.reserve(m.functions.size());
+  for (const auto& f : m.functions) {
+    lang::Function g;
+    g.name = f.name;
+    g.qualified = f.qualified;
+    g.cls = f.cls;
+    g.params = f.params;
+    g.decorators = f.decorators;
+    g.start_line = f.start_line;
+    g.end_line = f.end_line;
+    out->functions.push_back(std::move(g));
+    out->abstract.push_back(abstract_body(m, f) ? 1 : 0);
+  }
+  out->classes = m.classes;
+  for (const auto& c : m.classes) {
+    std::string prev;
+    if (c.start_line >= 2 && static_cast<size_t>(c.start_line - 2) < m.text_lines.size())
+      prev = util::trim(m.text_lines[static_cast<size_t>(c.start_line - 2)]);
+    out->decorated.push_back(!prev.empty() && prev[0] == '@' ? prev : std::string());
+  }
+  out->imports = m.imports;
+  for (const auto& imp : m.imports) {
+    out->import_top.push_back(module_level(m, imp.line) ? 1 : 0);
+    bool in = imp.line >= 1 && imp.line <= static_cast<int>(m.lines.size());
+    out->import_function.push_back(in ? m.lines[static_cast<size_t>(imp.line - 1)].function : -1);
+  }
+  out->assignments.reserve(m.assignments.size());
+  for (const auto& a : m.assignments) {
+    lang::Assignment b;
+    b.target = a.target;
+    b.function = a.function;
+    b.cls = a.cls;
+    out->assignments.push_back(std::move(b));
+  }
+  for (size_t i = 0; i < m.lines.size(); ++i)
+    if (binder_line(m.lines[i].code)) out->binder_lines.emplace(static_cast<int>(i + 1), m.lines[i].code);
+  return out;
+}
+
+// What the resolvers of one context share: the module index, and the summaries of the Python files
+// they opened (null for files without text, skipped or of another language). Read through
+// SourceContext::read_model, so a file parsed only to resolve calls is not kept whole.
+struct Shared {
+  explicit Shared(const std::vector<std::string>& paths) : idx(paths) {}
+  const ModuleIndex idx;
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const Module>> modules;
+
+  // The summary of head file `path`, from `m` when given (its model at hand), else read.
+  std::shared_ptr<const Module> module(SourceContext& ctx, const std::string& path,
+                                       const std::shared_ptr<const lang::SourceModel>& m = nullptr) {
+    {
+      std::lock_guard lock(mu);
+      if (auto it = modules.find(path); it != modules.end()) return it->second;
+    }
+    auto model = m ? m : ctx.read_model(path, false);
+    std::shared_ptr<const Module> out;
+    if (model && !model->skipped && model->language == lang::Language::Python) out = summarise(*model);
+    std::lock_guard lock(mu);
+    return modules.emplace(path, std::move(out)).first->second;
+  }
+};
+
+// The shared state of the context's change, built on first use and kept in the context.
+std::shared_ptr<Shared> shared_state(SourceContext& ctx) {
+  auto& slot = ctx.state("call_targets");
+  if (!slot) slot = std::make_shared<Shared>(ctx.repo_files());
+  return std::static_pointer_cast<Shared>(slot);
 }
 
 // What a name or dotted path resolved to.
 struct Target {
   enum class Kind { None, Function, Class, Module } kind = Kind::None;
-  std::shared_ptr<const lang::SourceModel> model;  // the file that defines it
+  std::shared_ptr<const Module> model;  // the file that defines it
   const lang::Function* fn = nullptr;
   const lang::Class* cls = nullptr;
   std::string why;  // for None: why not resolved
@@ -216,33 +345,21 @@ void import_bindings(const lang::Import& imp, const std::string& name, std::vect
   }
 }
 
-bool module_level(const lang::SourceModel& m, int line) {
-  if (line < 1 || line > static_cast<int>(m.lines.size())) return false;
-  const auto& li = m.lines[static_cast<size_t>(line - 1)];
-  return li.function < 0 && li.cls < 0;
-}
-
 class Resolver {
  public:
-  Resolver(SourceContext& ctx, const ModuleIndex& idx) : ctx_(ctx), idx_(idx) {}
+  Resolver(SourceContext& ctx, Shared& shared) : ctx_(ctx), shared_(shared), idx_(shared.idx) {}
 
-  std::shared_ptr<const lang::SourceModel> model(const std::string& path) {
-    auto it = models_.find(path);
-    if (it != models_.end()) return it->second;
-    auto m = ctx_.model(path, false);
-    if (m && (m->skipped || m->language != lang::Language::Python)) m = nullptr;
-    return models_[path] = m;
-  }
+  std::shared_ptr<const Module> model(const std::string& path) { return shared_.module(ctx_, path); }
 
   // The module-level bindings of `name` in `m` (stars: `from x import *` lines too).
-  std::vector<Binding> module_bindings(const lang::SourceModel& m, const std::string& name, bool stars) {
+  std::vector<Binding> module_bindings(const Module& m, const std::string& name, bool stars) {
     std::vector<Binding> out;
     for (const auto& f : m.functions)
       if (f.cls.empty() && f.qualified == f.name && f.name == name) out.push_back({Binding::Kind::Def, &f, nullptr, "", ""});
     for (const auto& c : m.classes)
       if (c.qualified == c.name && c.name == name) out.push_back({Binding::Kind::Class, nullptr, &c, "", ""});
-    for (const auto& imp : m.imports)
-      if (module_level(m, imp.line)) import_bindings(imp, name, out, stars);
+    for (size_t i = 0; i < m.imports.size(); ++i)
+      if (m.import_top[i]) import_bindings(m.imports[i], name, out, stars);
     for (const auto& a : m.assignments)
       if (a.function.empty() && a.cls.empty() && a.target == name) out.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
     return out;
@@ -259,7 +376,7 @@ class Resolver {
   }
 
   // Follows one binding found in file `path` (model `m`).
-  Target follow(const Binding& b, const std::shared_ptr<const lang::SourceModel>& m, int hops) {
+  Target follow(const Binding& b, const std::shared_ptr<const Module>& m, int hops) {
     switch (b.kind) {
       case Binding::Kind::Def: {
         Target t;
@@ -331,8 +448,8 @@ class Resolver {
       if (f.cls.empty() && f.qualified == "__getattr__") return none("`" + path + "` defines module `__getattr__`");
     // star imports: the name must come from exactly one of them
     std::vector<Binding> stars;
-    for (const auto& imp : m->imports)
-      if (module_level(*m, imp.line)) import_bindings(imp, "", stars, true);
+    for (size_t i = 0; i < m->imports.size(); ++i)
+      if (m->import_top[i]) import_bindings(m->imports[i], "", stars, true);
     Target found = none("`" + name + "` is not defined in `" + path + "`");
     int n = 0;
     for (const auto& s : stars) {
@@ -363,15 +480,10 @@ class Resolver {
   }
 
   // Names a loop, `with`, `lambda`, `global`/`nonlocal`, `del` or walrus may bind in lines [a, b].
-  static bool maybe_rebound(const lang::SourceModel& m, int a, int b, const std::string& name) {
-    for (int l = a; l <= b && l <= static_cast<int>(m.lines.size()); ++l) {
-      const std::string& code = m.lines[static_cast<size_t>(l - 1)].code;
+  static bool maybe_rebound(const Module& m, int a, int b, const std::string& name) {
+    for (auto it = m.binder_lines.lower_bound(a); it != m.binder_lines.end() && it->first <= b; ++it) {
+      const std::string& code = it->second;
       if (code.find(name) == std::string::npos) continue;
-      bool binder = code.find("for ") != std::string::npos || code.find(" as ") != std::string::npos ||
-                    code.find("lambda") != std::string::npos || code.find("global") != std::string::npos ||
-                    code.find("nonlocal") != std::string::npos || code.find(":=") != std::string::npos ||
-                    code.find("del ") != std::string::npos || code.find("except") != std::string::npos;
-      if (!binder) continue;
       // a whole-token occurrence
       for (size_t p = code.find(name); p != std::string::npos; p = code.find(name, p + 1)) {
         bool l_ok = p == 0 || !(std::isalnum(static_cast<unsigned char>(code[p - 1])) || code[p - 1] == '_' || code[p - 1] == '.');
@@ -384,7 +496,7 @@ class Resolver {
   }
 
   // What the bare name `name` means at a call inside function `fq` ("" at module level) of `m`.
-  Target name_at(const std::shared_ptr<const lang::SourceModel>& m, const std::string& fq, const std::string& name) {
+  Target name_at(const std::shared_ptr<const Module>& m, const std::string& fq, const std::string& name) {
     std::string memo_key = m->path + '\n' + fq + '\n' + name;
     auto hit = name_memo_.find(memo_key);
     if (hit != name_memo_.end()) return hit->second;
@@ -393,7 +505,7 @@ class Resolver {
     return t;
   }
 
-  Target name_at_uncached(const std::shared_ptr<const lang::SourceModel>& m, const std::string& fq, const std::string& name) {
+  Target name_at_uncached(const std::shared_ptr<const Module>& m, const std::string& fq, const std::string& name) {
     // enclosing functions, innermost first
     std::vector<const lang::Function*> chain;
     if (!fq.empty()) {
@@ -419,12 +531,12 @@ class Resolver {
         if (p.name == name) return none("`" + name + "` is a parameter of `" + f->qualified + "`");
       for (const auto& a : m->assignments)
         if (a.function == f->qualified && a.target == name) bs.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
-      for (const auto& imp : m->imports)
-        if (imp.line >= f->start_line && imp.line <= f->end_line && imp.line >= 1 &&
-            imp.line <= static_cast<int>(m->lines.size())) {
-          int fi = m->lines[static_cast<size_t>(imp.line - 1)].function;
-          if (fi >= 0 && &m->functions[static_cast<size_t>(fi)] == f) import_bindings(imp, name, bs, false);
-        }
+      for (size_t i = 0; i < m->imports.size(); ++i) {
+        const auto& imp = m->imports[i];
+        int fi = m->import_function[i];
+        if (imp.line >= f->start_line && imp.line <= f->end_line && fi >= 0 && &m->functions[static_cast<size_t>(fi)] == f)
+          import_bindings(imp, name, bs, false);
+      }
       if (maybe_rebound(*m, f->start_line, f->end_line, name)) return none("`" + name + "` may be rebound in `" + f->qualified + "`");
       if (bs.size() > 1) return none("`" + name + "` is bound more than once in `" + f->qualified + "`");
       if (bs.size() == 1) return follow(bs[0], m, 0);
@@ -433,14 +545,14 @@ class Resolver {
     if (bs.size() > 1) return none("`" + name + "` is bound more than once in `" + m->path + "`");
     if (bs.size() == 1) return follow(bs[0], m, 0);
     std::vector<Binding> stars;
-    for (const auto& imp : m->imports)
-      if (module_level(*m, imp.line)) import_bindings(imp, "", stars, true);
+    for (size_t i = 0; i < m->imports.size(); ++i)
+      if (m->import_top[i]) import_bindings(m->imports[i], "", stars, true);
     if (!stars.empty()) return in_module(m->path, name, 0);
     return external("`" + name + "` is not defined in the repository (a builtin or undefined)");
   }
 
   // The class a base text names, from the scope of the class's file.
-  Target base_class(const std::shared_ptr<const lang::SourceModel>& m, const std::string& base) {
+  Target base_class(const std::shared_ptr<const Module>& m, const std::string& base) {
     if (base.find('=') != std::string::npos) return none("metaclass or class keyword");
     std::string b = util::trim(base);
     size_t br = b.find('[');
@@ -456,7 +568,7 @@ class Resolver {
 
   // The method `name` that an instance of class `c` (in model `m`) runs, searched in `c` itself
   // unless `skip_self`, then in its bases left to right, depth first.
-  Target method_of(const std::shared_ptr<const lang::SourceModel>& m, const lang::Class* c, const std::string& name,
+  Target method_of(const std::shared_ptr<const Module>& m, const lang::Class* c, const std::string& name,
                    bool skip_self, int depth, bool constructor) {
     if (depth > kMaxHops) return none("class hierarchy deeper than " + std::to_string(kMaxHops));
     std::string key = "class\n" + m->path + '\n' + c->qualified;
@@ -468,10 +580,8 @@ class Resolver {
     } leave{visiting_, key};
     if (!skip_self) {
       if (constructor) {
-        if (c->start_line >= 2) {
-          std::string prev = util::trim(m->text_lines[static_cast<size_t>(c->start_line - 2)]);
-          if (!prev.empty() && prev[0] == '@') return none("class `" + c->qualified + "` is decorated (`" + prev + "`)");
-        }
+        const std::string& prev = m->decorated[static_cast<size_t>(c - m->classes.data())];
+        if (!prev.empty()) return none("class `" + c->qualified + "` is decorated (`" + prev + "`)");
         for (const auto& f : m->functions)
           if (f.qualified == c->qualified + ".__new__") return none("class `" + c->qualified + "` defines `__new__`");
       }
@@ -548,44 +658,11 @@ class Resolver {
 
  private:
   SourceContext& ctx_;
+  Shared& shared_;
   const ModuleIndex& idx_;
-  std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;
   std::set<std::string> visiting_;
   std::map<std::string, Target> module_memo_, name_memo_;
 };
-
-bool has_decorator(const lang::Function& f, std::string_view d) {
-  return std::any_of(f.decorators.begin(), f.decorators.end(), [&](const std::string& x) {
-    std::string n = util::trim(x);
-    return n == d || (n.size() > d.size() && n.compare(n.size() - d.size(), d.size(), d) == 0 && n[n.size() - d.size() - 1] == '.');
-  });
-}
-
-// Whether the body of `f` only passes, has `...`, or raises NotImplementedError (docstrings blank).
-bool abstract_body(const lang::SourceModel& m, const lang::Function& f) {
-  if (has_decorator(f, "abstractmethod")) return true;
-  bool header = true;
-  for (int l = f.start_line; l <= f.end_line && l <= static_cast<int>(m.lines.size()); ++l) {
-    std::string c = util::trim(m.lines[static_cast<size_t>(l - 1)].code);
-    if (header) {
-      // the signature runs to the line whose code ends with ':' (comments are blanked)
-      size_t colon = c.rfind(':');
-      if (colon != std::string::npos && util::trim(c.substr(colon + 1)).empty()) header = false;
-      else if (colon != std::string::npos && l == f.start_line && c.find(")") != std::string::npos) {
-        // `def f(x): ...` on one line
-        std::string rest = util::trim(c.substr(colon + 1));
-        return rest == "..." || rest == "pass" || rest.rfind("raise NotImplementedError", 0) == 0;
-      }
-      continue;
-    }
-    if (c.empty()) continue;
-    bool only_string = std::all_of(c.begin(), c.end(), [](char ch) { return ch == '"' || ch == '\'' || ch == ' ' || ch == 'r' || ch == 'b' || ch == 'f' || ch == 'u'; });
-    if (only_string) continue;
-    if (c == "..." || c == "pass" || c.rfind("raise NotImplementedError", 0) == 0) continue;
-    return false;
-  }
-  return true;
-}
 
 // The binding of a call's arguments to `params` (the bound parameter already dropped): the first
 // mismatch in Python's TypeError wording, "" when they bind or the call's `*`/`**` arguments hide it.
@@ -651,7 +728,7 @@ Bound bind_arguments(const lang::Call& c, const std::vector<lang::Param>& params
 }
 
 // Resolves one call: sets `t`, `via` and `kind`.
-void resolve(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, Target& t,
+void resolve(Resolver& res, const std::shared_ptr<const Module>& m, const lang::Call& c, Target& t,
                     std::string& via, std::string& kind) {
   std::string callee = c.callee;
   bool sup = callee.rfind("super().", 0) == 0;
@@ -733,7 +810,7 @@ std::vector<std::pair<std::string, Value>> unresolved_fields(bool external, cons
           {"via", Value(std::string())}};
 }
 
-Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& m, const lang::Call& c, bool base) {
+Resolved compute(Resolver& res, const std::shared_ptr<const Module>& m, const lang::Call& c, bool base) {
   Target t;
   std::string via, kind;
   bool drop_first = false;
@@ -782,7 +859,7 @@ Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& 
          {"external", Value(false)},
          {"kind", Value(kind)},
          {"target", Value(fn.qualified)},
-         {"target_abstract", Value(abstract_body(*t.model, fn))},
+         {"target_abstract", Value(t.model->abstract[static_cast<size_t>(t.fn - t.model->functions.data())] != 0)},
          {"target_decorators", util::str_list(fn.decorators)},
          {"target_file", Value(t.model->path)},
          {"target_kwargs", Value(kw)},
@@ -800,31 +877,51 @@ Resolved compute(Resolver& res, const std::shared_ptr<const lang::SourceModel>& 
 // The resolution fields of the call facts of one file side, computed on first read of any of
 // them, per call (a rule that first filters on `added` or `name` resolves only the calls it keeps).
 // Holds the context: call facts are read while their ChangeFacts lives (like every query result).
-// Thread-safe (one lock per file).
+// Keeps the file's summary and its calls (their text left out), not its model. Thread-safe (one
+// lock per file).
 class CallTargetFields final : public dsl::FieldProvider {
  public:
-  CallTargetFields(SourceContext& ctx, std::shared_ptr<const ModuleIndex> idx, std::shared_ptr<const lang::SourceModel> m,
-                   bool base)
-      : idx_(std::move(idx)), m_(std::move(m)), base_(base), res_(ctx, *idx_), cache_(m_->calls.size()) {}
+  CallTargetFields(SourceContext& ctx, std::shared_ptr<Shared> shared, std::shared_ptr<const Module> m,
+                   std::vector<lang::Call> calls, std::vector<char> added, bool base)
+      : shared_(std::move(shared)), m_(std::move(m)), calls_(std::move(calls)), added_(std::move(added)), base_(base),
+        res_(ctx, *shared_), cache_(calls_.size()) {}
 
   Value field(int index, std::string_view name) const override {
     if (index < 0 || index >= static_cast<int>(cache_.size())) return {};
+    // the call's own fields, from the call (read-only: no lock, no resolution)
+    const lang::Call& c = calls_[static_cast<size_t>(index)];
+    if (name == "callee") return Value(c.callee);
+    if (name == "name") {
+      size_t dot = c.callee.rfind('.');
+      return Value(dot == std::string::npos ? c.callee : c.callee.substr(dot + 1));
+    }
+    if (name == "function") return Value(c.function);
+    if (name == "added") return Value(added_[static_cast<size_t>(index)] != 0);
+    if (name == "kwarg_names") {
+      std::vector<std::string> names;
+      for (const auto& [k, v] : c.kwargs) names.push_back(k);
+      return util::str_list(names);
+    }
     std::lock_guard lock(mu_);
     auto& slot = cache_[static_cast<size_t>(index)];
-    if (!slot) slot = std::make_unique<Resolved>(compute(res_, m_, m_->calls[static_cast<size_t>(index)], base_));
+    if (!slot) slot = std::make_unique<Resolved>(compute(res_, m_, calls_[static_cast<size_t>(index)], base_));
     for (const auto& [k, v] : slot->fields)
       if (k == name) return v;
     return {};
   }
 
   std::vector<std::string> names() const override {
-    return {"binding_error", "external", "kind", "target", "target_abstract", "target_decorators", "target_file",
-            "target_kwargs", "target_line", "target_params", "unknown_keywords", "unresolved", "via"};
+    return {"added",          "binding_error", "callee",      "external",          "function",
+            "kind",           "kwarg_names",   "name",        "target",            "target_abstract",
+            "target_decorators", "target_file", "target_kwargs", "target_line",     "target_params",
+            "unknown_keywords", "unresolved",  "via"};
   }
 
  private:
-  std::shared_ptr<const ModuleIndex> idx_;
-  std::shared_ptr<const lang::SourceModel> m_;
+  std::shared_ptr<Shared> shared_;
+  std::shared_ptr<const Module> m_;  // null on the base side (its calls are not resolved)
+  std::vector<lang::Call> calls_;
+  std::vector<char> added_;  // per call: its first line is added
   bool base_;
   mutable std::mutex mu_;
   mutable Resolver res_;
@@ -865,27 +962,33 @@ class CallTargetsSource final : public Source {
 
   bool builds_per_file() const override { return true; }
   bool reads(lang::Language l) const override { return l == lang::Language::Python; }
+  bool keeps_models() const override { return false; }  // the facts hold a summary (Module)
 
   std::vector<FactPtr> build_file(SourceContext& ctx, const FileRef& r) const override {
     std::vector<FactPtr> out;
     if (lang::language_of(r.path) != lang::Language::Python) return out;
     auto m = ctx.model(r.path, r.base);
     if (!m || m->skipped) return out;
-    auto idx = r.base ? std::make_shared<const ModuleIndex>(std::vector<std::string>{}) : module_index(ctx);
-    auto fields = std::make_shared<const CallTargetFields>(ctx, idx, m, r.base);
+    // the base side resolves nothing: an empty index, and no summary
+    auto shared = r.base ? std::make_shared<Shared>(std::vector<std::string>{}) : shared_state(ctx);
+    auto summary = r.base ? nullptr : shared->module(ctx, r.path, m);
+    // every field, the call's own ones too, is answered by the provider from a copy of the
+    // calls (their text left out): a fact is its location and an index
+    std::vector<lang::Call> calls;
+    std::vector<char> added;
+    calls.reserve(m->calls.size());
+    for (const auto& c : m->calls) {
+      calls.push_back(c);
+      calls.back().text.clear();  // read by no field
+      calls.back().text.shrink_to_fit();
+      added.push_back(r.added(c.line) ? 1 : 0);
+    }
+    auto fields = std::make_shared<const CallTargetFields>(ctx, shared, summary, std::move(calls), std::move(added), r.base);
     for (size_t i = 0; i < m->calls.size(); ++i) {
       const auto& c = m->calls[i];
       auto f = dsl::make_fact("call_targets", r.path, c.line);
       f->column = c.column;
       f->end_line = c.end_line;
-      f->set("callee", Value(c.callee));
-      size_t dot = c.callee.rfind('.');
-      f->set("name", Value(dot == std::string::npos ? c.callee : c.callee.substr(dot + 1)));
-      f->set("function", Value(c.function));
-      f->set("added", Value(r.added(c.line)));
-      std::vector<std::string> names;
-      for (const auto& [k, v] : c.kwargs) names.push_back(k);
-      f->set("kwarg_names", util::str_list(names));
       f->provider = fields;
       f->provider_index = static_cast<int>(i);
       out.push_back(f);

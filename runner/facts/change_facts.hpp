@@ -5,8 +5,10 @@
 //   const auto& fns = facts->query("functions", Scope{Scope::Kind::Changed, {}});
 //
 // Every file is parsed at most once per side (head/base) per ChangeFacts, whatever the number of
-// sources and rules that read it; each (source, scope) result is computed once and cached, and so
-// are the per-file facts of per-file sources. The repo scope is listed lazily from
+// sources and rules that read it, except the files a reader asks not to cache (read_model, and
+// the reads by key of a source that keeps no models: Source::keeps_models), which a later reader
+// parses again; each (source, scope) result is computed once and cached, and so are the per-file
+// facts of per-file sources. The repo scope is listed lazily from
 // ContentSource::head_files() and parsed in parallel. The sources themselves live one per file
 // under runner/facts/ behind the `Source` interface (source.hpp, which says how to add one).
 #pragma once
@@ -17,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -81,7 +84,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   bool is_added(std::string_view path, int line) const override;
   /// Frees the cached results of `source` over every scope, its reads by key and its per-file facts, here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).
-  /// Parsed models stay cached. Never throws.
+  /// Parsed models stay cached. After a large release (20,000 facts or more) the freed pages are
+  /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the
+  /// sum of every rule's working set. Never throws.
   void release(const std::string& source) override;
   /// The demand-driven read (dsl::Facts::query_containing): for a repo or glob scope of a
   /// source built file by file (Source::builds_per_file), the facts of the scope's files whose
@@ -93,7 +98,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// holding the words, so notes and incomplete() stay those of a whole build. Returns nullptr
   /// for other scopes and sources, when the source's facts are already built whole, or when
   /// more than half of the scope's files hold the words (a whole build costs no more). Only the
-  /// files of the languages the source reads (Source::reads) are indexed, counted and read.
+  /// files of the languages the source reads (Source::reads) are indexed, counted and read. For a
+  /// source that keeps no models (Source::keeps_models false, no analyses) the files not parsed
+  /// yet are parsed 16 at a time and not cached: each batch is freed once its facts are built.
   /// Throws dsl::FactsError for an unknown source name.
   const std::vector<dsl::FactPtr>* query_containing(const std::string& source, const dsl::Scope& scope,
                                                     const std::vector<std::string>& words) override;
@@ -120,6 +127,11 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
 
   /// The model of one file side (parsed on first use). nullptr when the file has no text.
   std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) override;
+  /// SourceContext::read_model: the cached model, else one parsed now and not cached.
+  std::shared_ptr<const lang::SourceModel> read_model(const std::string& path, bool base) override;
+  /// How many file sides have a model in the cache (parsed by `model`, a prefetch or a read by
+  /// key of a source that keeps models; null models of files without text count). For tests.
+  size_t cached_models() const;
 
  private:
   // SourceContext
@@ -137,6 +149,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<std::string> files_holding(const std::string& name, Holding where) override;
 
   void prefetch_models(const std::vector<FileRef>& refs);
+  /// The refs' files that have no model in the cache (nor the donor's), parsed on the worker
+  /// threads (in order; models the donor shares are returned without a parse): (key, model).
+  std::vector<std::pair<std::string, std::shared_ptr<const lang::SourceModel>>> parse_missing(
+      const std::vector<FileRef>& refs);
   /// Runs the lazy analyses (SourceModel::unbound_reads/branch_chains) of the refs' parsed
   /// models on the parser threads.
   void prefetch_analyses(const std::vector<FileRef>& refs);
@@ -149,6 +165,11 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
 
   mutable std::mutex mu_;                 // guards models_, notes_, hook calls and content reads
   std::map<std::string, std::shared_ptr<const lang::SourceModel>> models_;  // "h:" / "b:" + path
+  /// Models a read by key of a source that keeps no models parsed without caching: held while
+  /// its per-file facts are built, then dropped. Same keys as models_.
+  std::map<std::string, std::shared_ptr<const lang::SourceModel>> transient_;
+  /// File sides parsed at least once ("h:" / "b:" + path): their notes are recorded once.
+  std::set<std::string> parsed_;
   std::vector<std::string> notes_;
   std::vector<std::string> incomplete_;
   std::function<void(const std::string&, bool)> hook_;

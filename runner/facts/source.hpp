@@ -28,6 +28,7 @@
 // A source never names a rule id; it provides generic facts that `.rules` files query.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,6 +88,15 @@ class SourceContext {
   virtual void prefetch(const std::vector<FileRef>& refs, bool analyses) = 0;
   /// The model of one file side, parsed on first use and cached; nullptr when the file has no text.
   virtual std::shared_ptr<const lang::SourceModel> model(const std::string& path, bool base) = 0;
+  /// The model of one file side for a reader that keeps only a summary of it (call_targets'
+  /// resolver): the cached model when `model` (or the donor, or a read by key in progress) has
+  /// it, else the file is parsed now and **not** cached, so it is freed with the caller's last
+  /// reference (a later `model` call parses it again). nullptr when the file has no text. The
+  /// notes and incomplete() entries of a file side are recorded once however often it is
+  /// parsed; the parse hook sees every parse. Default: `model` (cached).
+  virtual std::shared_ptr<const lang::SourceModel> read_model(const std::string& path, bool base) {
+    return model(path, base);
+  }
   /// The head text of `path` for a reader that needs no parse tree (a token scan), read without
   /// parsing or caching; nullopt when the file has no head text, holds a NUL byte or is larger
   /// than the parse limit (`--max-file-bytes`), the files `model` skips. Records no note.
@@ -120,6 +130,14 @@ class SourceContext {
   /// given. For files a source cannot read at all (malformed YAML), so that a rule looking for
   /// something missing never passes silently on them. Thread-safe.
   virtual void incomplete(const std::string& text) = 0;
+  /// A slot where source `source` keeps what its files share for the life of this context
+  /// (call_targets: its module index and the summaries of the modules it resolved through):
+  /// nothing of one context is seen by another. Empty at first. Not thread-safe: for
+  /// `build_file`, which ChangeFacts calls on one thread. Default: a map held by this object.
+  virtual std::shared_ptr<void>& state(const std::string& source) { return states_[source]; }
+
+ private:
+  std::map<std::string, std::shared_ptr<void>> states_;
 };
 
 /// One fact source. Implementations are stateless (`build*` are const) and live one per file
@@ -148,6 +166,11 @@ class Source {
   /// a binary or oversized file of another language is not noted by this source either.
   /// Default: every language. tests/facts/sources_test.cpp checks the claim on every source.
   virtual bool reads(lang::Language) const { return true; }
+  /// False when the facts of `build_file` keep no reference to the model they were built from
+  /// (they copy what they read): a read by key (ChangeFacts::query_containing) then parses the
+  /// files no source has parsed yet without caching their models, which are freed once the
+  /// facts are built. Ignored for sources that use the analyses. Default: true.
+  virtual bool keeps_models() const { return true; }
 
   /// Returns the facts of `scope`, in file order then line order. Default: prefetches
   /// ctx.files(scope) and concatenates ctx.file_facts(name, ref) for each. Throws dsl::FactsError.

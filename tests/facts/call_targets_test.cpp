@@ -1,6 +1,7 @@
 // Source `call_targets` (runner/facts/call_targets.cpp): call resolution through scopes, imports,
 // modules, `self`/`super()` and constructors, the binding of arguments, and hostile input (star
 // imports, aliases, cycles, missing modules) that must leave a call unresolved, never throw.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -248,4 +249,132 @@ TEST_CASE("call_targets: self.m(...) that a subclass overrides is not bound to t
   f = at(fs, "t/base.py", 10, "self.model");
   CHECK(target(f) == "t/base.py:Other.model");
   CHECK(f->get("binding_error").as_string() == "model() takes 0 positional arguments but 1 was given");
+}
+
+TEST_CASE("call_targets: modules read only to resolve calls are summarised, not kept, and resolve the same", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("pkg/__init__.py", "from .ops import plan as make_plan\nfrom .star import *\n");
+  b.unchanged("pkg/star.py", "def starred(k):\n    return k\n");
+  b.unchanged("pkg/ops.py",
+              "import abc\n"                                   // 1
+              "def plan(meta, block, *, eager=False):\n"       // 2
+              "    return meta\n"                              // 3
+              "@register(\"x\")\n"                             // 4
+              "class Deco:\n"                                  // 5
+              "    def __init__(self, a):\n"                   // 6
+              "        pass\n"                                 // 7
+              "class Base:\n"                                  // 8
+              "    @abc.abstractmethod\n"                      // 9
+              "    def run(self, x):\n"                        // 10
+              "        return x\n"                             // 11
+              "    def stub(self, y):\n"                       // 12
+              "        \"\"\"Doc.\"\"\"\n"                     // 13
+              "        raise NotImplementedError\n"            // 14
+              "    def real(self, z):\n"                       // 15
+              "        return z\n");                           // 16
+  for (int i = 0; i < 3; ++i) b.unchanged("other/f" + std::to_string(i) + ".py", "def plan():\n    return 0\n");
+  b.added("app/main.py",
+          "from pkg import make_plan, starred\n"               // 1
+          "from pkg.ops import Deco, Base\n"                   // 2
+          "def main(m):\n"                                     // 3
+          "    make_plan(m, 1, eager=True)\n"                  // 4
+          "    starred(1, 2)\n"                                // 5
+          "    Deco(1)\n"                                      // 6
+          "class Leaf(Base):\n"                                // 7
+          "    def go(self):\n"                                // 8
+          "        self.run(1)\n"                              // 9
+          "        self.stub(2)\n"                             // 10
+          "        self.real(3)\n"                             // 11
+          "def inner_import():\n"                              // 12
+          "    from pkg.ops import plan\n"                     // 13
+          "    return plan(1)\n"                               // 14
+          "def loop(xs):\n"                                    // 15
+          "    for make_plan in xs:\n"                         // 16
+          "        make_plan(1)\n");                           // 17
+  auto facts = b.facts();
+  std::map<std::string, int> parses;
+  facts->set_parse_hook([&](const std::string& p, bool base) { ++parses[(base ? "b:" : "h:") + p]; });
+  const auto& fs = facts->query("call_targets", kChanged);
+
+  auto f = at(fs, "app/main.py", 4, "make_plan");  // re-exported under an alias
+  CHECK(target(f) == "pkg/ops.py:plan");
+  CHECK(f->get("target_line").as_int() == 2);
+  CHECK(f->get("target_params").to_text() == "meta, block, eager=False");
+  CHECK(f->get("binding_error").as_string() == "");
+  f = at(fs, "app/main.py", 5, "starred");  // through the package's star import
+  CHECK(target(f) == "pkg/star.py:starred");
+  CHECK(f->get("binding_error").as_string() == "starred() takes 1 positional argument but 2 were given");
+  f = at(fs, "app/main.py", 6, "Deco");  // the decorator line above the class, from the summary
+  CHECK(target(f) == ":");
+  CHECK(f->get("unresolved").as_string() == "class `Deco` is decorated (`@register(\"x\")`)");
+  f = at(fs, "app/main.py", 9, "self.run");
+  CHECK(target(f) == "pkg/ops.py:Base.run");
+  CHECK(f->get("target_abstract").as_bool());  // @abc.abstractmethod
+  CHECK(f->get("target_decorators").to_text() == "abc.abstractmethod");
+  f = at(fs, "app/main.py", 10, "self.stub");
+  CHECK(target(f) == "pkg/ops.py:Base.stub");
+  CHECK(f->get("target_abstract").as_bool());  // a docstring, then raise NotImplementedError
+  f = at(fs, "app/main.py", 11, "self.real");
+  CHECK(target(f) == "pkg/ops.py:Base.real");
+  CHECK_FALSE(f->get("target_abstract").as_bool());
+  f = at(fs, "app/main.py", 14, "plan");  // an import inside the enclosing function
+  CHECK(target(f) == "pkg/ops.py:plan");
+  CHECK(f->get("binding_error").as_string() == "plan() missing a required argument: 'block'");
+  f = at(fs, "app/main.py", 17, "make_plan");  // a loop target rebinds the name
+  CHECK(target(f) == ":");
+  CHECK(f->get("unresolved").as_string() == "`make_plan` may be rebound in `loop`");
+
+  // the modules followed were parsed once each and are not in the model cache: only the
+  // changed file is (an added file has no base side)
+  CHECK(parses["h:pkg/ops.py"] == 1);
+  CHECK(parses["h:pkg/__init__.py"] == 1);
+  CHECK(parses["h:pkg/star.py"] == 1);
+  CHECK(facts->cached_models() == 1);
+  // a later reader of a module parses it again, and gets it cached; no note twice
+  CHECK(facts->query("functions", Scope{Scope::Kind::Files, {"pkg/ops.py"}}).size() == 5);
+  CHECK(parses["h:pkg/ops.py"] == 2);
+  CHECK(facts->cached_models() == 2);
+
+  // a read by the callee's name: the files it parsed are not cached either, and it gives the
+  // whole build's facts of those files
+  auto lazy = b.facts();
+  const auto* got = lazy->query_containing("call_targets", kRepo, {"starred"});
+  REQUIRE(got != nullptr);
+  CHECK(lazy->cached_models() == 0);
+  auto whole = b.facts();
+  std::vector<std::string> lazy_rows, whole_rows;
+  const std::vector<const char*> fields = {"target", "target_file", "binding_error", "unresolved", "target_abstract"};
+  auto row = [&](const FactPtr& x) {
+    std::string r = x->file + ":" + std::to_string(x->line) + " " + x->get("callee").as_string();
+    for (const char* k : fields) r += " " + x->get(k).to_text();
+    return r;
+  };
+  for (const auto& x : *got) lazy_rows.push_back(row(x));
+  for (const auto& x : whole->query("call_targets", kRepo))
+    if (x->file == "app/main.py" || x->file == "pkg/star.py") whole_rows.push_back(row(x));
+  CHECK(lazy_rows == whole_rows);
+  CHECK(lazy_rows.size() == 8);
+  CHECK(whole->cached_models() > 5);
+}
+
+TEST_CASE("call_targets: a module too large to parse, followed by the resolver then read whole, is noted once", "[facts][call_targets]") {
+  ChangeBuilder b;
+  std::string big = "def plan(a):\n    return a\n";
+  while (big.size() < 4096) big += "# padding padding padding padding padding padding\n";
+  b.unchanged("pkg/__init__.py", "");
+  b.unchanged("pkg/big.py", big);
+  b.added("app.py", "from pkg.big import plan\nplan(1, 2)\n");
+  review::facts::ChangeFacts::Options o;
+  o.max_file_bytes = 1024;
+  auto facts = b.facts(o);
+  const auto& fs = facts->query("call_targets", kChanged);
+  auto f = at(fs, "app.py", 2, "plan");
+  CHECK(f->get("target").as_string() == "");
+  CHECK(f->get("unresolved").as_string() == "`pkg/big.py` could not be read");
+  CHECK(facts->query("functions", Scope{Scope::Kind::Files, {"pkg/big.py"}}).empty());
+  int noted = 0, missing = 0;
+  for (const auto& n : facts->notes()) noted += n.find("pkg/big.py") != std::string::npos;
+  for (const auto& n : facts->incomplete()) missing += n.find("pkg/big.py") != std::string::npos;
+  CHECK(noted == 1);
+  CHECK(missing == 1);
 }
