@@ -720,6 +720,27 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
   }
 }
 
+namespace {
+// After files were (re)indexed into a word index whose lists were sorted: sorts again, without
+// duplicates, the posting lists of the `touched` word ids, the `defined` / `in_class_head` lists
+// of `names`, and the always-read lists. A template so the private WordIndex type is deduced.
+template <class Index>
+void resort_lists(Index& idx, std::vector<uint32_t>& touched, const std::vector<std::string>& names) {
+  auto sorted = [](std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  sorted(touched);
+  for (uint32_t id : touched) sorted(idx.postings[id]);
+  for (const auto& n : names) {
+    if (auto it = idx.defined.find(n); it != idx.defined.end()) sorted(it->second);
+    if (auto it = idx.in_class_head.find(n); it != idx.in_class_head.end()) sorted(it->second);
+  }
+  sorted(idx.always);
+  sorted(idx.head_always);
+}
+}  // namespace
+
 std::optional<ChangeFacts::WordIndex> ChangeFacts::word_index_from_donor() {
   if (!options_.donor || !options_.same_text || !options_.donor->word_index_ ||
       options_.donor->options_.max_file_bytes != options_.max_file_bytes)
@@ -749,18 +770,7 @@ std::optional<ChangeFacts::WordIndex> ChangeFacts::word_index_from_donor() {
   std::vector<std::string> names;
   for (uint32_t i : redo) index_file(idx, i, &touched, &names);
   idx.dict += '\n';
-  auto sorted = [](std::vector<uint32_t>& v) {
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-  };
-  sorted(touched);
-  for (uint32_t id : touched) sorted(idx.postings[id]);
-  for (const auto& n : names) {
-    if (auto it = idx.defined.find(n); it != idx.defined.end()) sorted(it->second);
-    if (auto it = idx.in_class_head.find(n); it != idx.in_class_head.end()) sorted(it->second);
-  }
-  sorted(idx.always);
-  sorted(idx.head_always);
+  resort_lists(idx, touched, names);
   return idx;
 }
 
@@ -793,20 +803,7 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index(uint32_t langs) {
     }
   idx.dict += '\n';
   idx.langs |= langs;
-  if (!first) {
-    auto sorted = [](std::vector<uint32_t>& v) {
-      std::sort(v.begin(), v.end());
-      v.erase(std::unique(v.begin(), v.end()), v.end());
-    };
-    sorted(touched);
-    for (uint32_t id : touched) sorted(idx.postings[id]);
-    for (const auto& n : names) {
-      if (auto it = idx.defined.find(n); it != idx.defined.end()) sorted(it->second);
-      if (auto it = idx.in_class_head.find(n); it != idx.in_class_head.end()) sorted(it->second);
-    }
-    sorted(idx.always);
-    sorted(idx.head_always);
-  }
+  if (!first) resort_lists(idx, touched, names);
   return idx;
 }
 
