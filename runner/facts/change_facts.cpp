@@ -337,6 +337,31 @@ size_t ChangeFacts::cached_models() const {
   return models_.size();
 }
 
+namespace {
+// Parses `todo` in batches of `batch` files on up to `jobs` threads (the texts of a batch are read
+// first, on the calling thread: `read(ref)`; then `parse(ref, text)` runs on the threads) and hands
+// each batch's models to `sink(first index of the batch, models)` before the next batch is read,
+// so at most one batch of texts is held at a time.
+template <class Ref, class Read, class Parse, class Sink>
+void parse_in_batches(const std::vector<Ref>& todo, unsigned jobs, size_t batch, Read read, Parse parse, Sink sink) {
+  for (size_t start = 0; start < todo.size(); start += batch) {
+    size_t end = std::min(todo.size(), start + batch);
+    std::vector<std::optional<std::string>> texts;
+    for (size_t i = start; i < end; ++i) texts.push_back(read(todo[i]));
+    std::vector<std::shared_ptr<const lang::SourceModel>> out(end - start);
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next++) < out.size();) out[i] = parse(todo[start + i], std::move(texts[i]));
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    sink(start, out);
+  }
+}
+}  // namespace
+
 std::vector<std::pair<std::string, std::shared_ptr<const lang::SourceModel>>> ChangeFacts::parse_missing(
     const std::vector<FileRef>& refs) {
   std::vector<std::pair<std::string, std::shared_ptr<const lang::SourceModel>>> got;
@@ -359,23 +384,14 @@ std::vector<std::pair<std::string, std::shared_ptr<const lang::SourceModel>>> Ch
   }
   unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
                                     : std::max(1u, std::thread::hardware_concurrency());
-  for (size_t start = 0; start < todo.size(); start += kParseBatch) {
-    size_t end = std::min(todo.size(), start + kParseBatch);
-    std::vector<std::optional<std::string>> texts;
-    for (size_t i = start; i < end; ++i) texts.push_back(read_text(todo[i]->path, todo[i]->base, todo[i]->changed));
-    std::vector<std::shared_ptr<const lang::SourceModel>> out(end - start);
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next++) < out.size();)
-        out[i] = parse(todo[start + i]->path, todo[start + i]->base, std::move(texts[i]));
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
-    for (size_t i = 0; i < out.size(); ++i)
-      got.emplace_back((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, std::move(out[i]));
-  }
+  parse_in_batches(
+      todo, jobs, kParseBatch,
+      [&](const FileRef* r) { return read_text(r->path, r->base, r->changed); },
+      [&](const FileRef* r, std::optional<std::string> text) { return parse(r->path, r->base, std::move(text)); },
+      [&](size_t start, std::vector<std::shared_ptr<const lang::SourceModel>>& out) {
+        for (size_t i = 0; i < out.size(); ++i)
+          got.emplace_back((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, std::move(out[i]));
+      });
   return got;
 }
 
@@ -402,24 +418,15 @@ void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
   unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
                                     : std::max(1u, std::thread::hardware_concurrency());
   if (todo.size() < 2 || jobs < 2) return;  // model() parses on demand
-  for (size_t start = 0; start < todo.size(); start += kParseBatch) {
-    size_t end = std::min(todo.size(), start + kParseBatch);
-    std::vector<std::optional<std::string>> texts;
-    for (size_t i = start; i < end; ++i) texts.push_back(read_text(todo[i]->path, todo[i]->base, todo[i]->changed));
-    std::vector<std::shared_ptr<const lang::SourceModel>> out(end - start);
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next++) < out.size();)
-        out[i] = parse(todo[start + i]->path, todo[start + i]->base, std::move(texts[i]));
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
-    std::lock_guard lock(mu_);
-    for (size_t i = 0; i < out.size(); ++i)
-      models_.emplace((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, out[i]);
-  }
+  parse_in_batches(
+      todo, jobs, kParseBatch,
+      [&](const FileRef* r) { return read_text(r->path, r->base, r->changed); },
+      [&](const FileRef* r, std::optional<std::string> text) { return parse(r->path, r->base, std::move(text)); },
+      [&](size_t start, std::vector<std::shared_ptr<const lang::SourceModel>>& out) {
+        std::lock_guard lock(mu_);
+        for (size_t i = 0; i < out.size(); ++i)
+          models_.emplace((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, out[i]);
+      });
 }
 
 void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
