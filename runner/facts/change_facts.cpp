@@ -304,17 +304,9 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& p
     if (it != models_.end()) return it->second;
     if (auto t = transient_.find(key); t != transient_.end()) return t->second;
   }
-  bool shared = false;
-  if (auto m = donor_model(path, base, shared); shared) {
-    std::lock_guard lock(mu_);
-    return models_.emplace(key, std::move(m)).first->second;
-  }
-  const ChangedFile* cf = nullptr;
-  for (const auto& f : change_->files)
-    if ((base ? base_path(f) : f.path) == path) cf = &f;
-  auto m = parse(path, base, read_text(path, base, cf));
+  auto m = read_model(path, base);  // the donor's, or parsed now: cached from here on
   std::lock_guard lock(mu_);
-  return models_.emplace(key, m).first->second;
+  return models_.emplace(key, std::move(m)).first->second;
 }
 
 std::shared_ptr<const lang::SourceModel> ChangeFacts::read_model(const std::string& path, bool base) {
