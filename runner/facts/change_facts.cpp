@@ -223,6 +223,8 @@ std::string text_from_hunks(const ChangedFile& f, bool base) {
 }  // namespace
 
 std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool base, const ChangedFile* cf) {
+  // a binary format is skipped by its name (lang::analyze_file): its bytes are not read
+  if (!lang::binary_format(path).empty()) return std::string();
   std::optional<std::string> t;
   {
     std::lock_guard lock(mu_);
@@ -239,6 +241,7 @@ std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool 
 }
 
 std::optional<std::string> ChangeFacts::head_text(const std::string& path) {
+  if (!lang::binary_format(path).empty()) return std::nullopt;
   std::optional<std::string> t;
   {
     std::lock_guard lock(mu_);
@@ -650,7 +653,10 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
   const auto& paths = repo_files();
   const ChangedFile* cf = change_->find(paths[i]);
   std::optional<std::string> text;
-  {
+  const bool binary = !lang::binary_format(paths[i]).empty();  // skipped by name, never read
+  if (binary) {
+    text.emplace();
+  } else {
     std::lock_guard lock(mu_);
     text = change_->content->head(paths[i]);
   }
@@ -659,7 +665,7 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
     if (cf) idx.always.push_back(i);
     return;
   }
-  if (parse_skips(*text)) {
+  if (binary || parse_skips(*text)) {
     // parsing skips it with its note (and, over the size limit, makes the review incomplete)
     // as a whole build would: do that now, from the text in hand, and keep it a candidate
     std::string key = "h:" + paths[i];

@@ -226,7 +226,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// The donor's model of head file `path`, when its text is the same and the donor has parsed it.
   std::shared_ptr<const lang::SourceModel> donor_model(const std::string& path, bool base, bool& found);
   /// True for a text that parsing skips with a note: over `--max-file-bytes`, or holding a NUL
-  /// byte (binary). head_text and the word index use it to agree with parse().
+  /// byte (binary). head_text and the word index use it to agree with parse(); both, and
+  /// read_text, skip a binary format by its name (lang::binary_format) before reading any text.
   bool parse_skips(const std::string& text) const;
   std::optional<WordIndex> word_index_;
 };

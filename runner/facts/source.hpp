@@ -98,8 +98,9 @@ class SourceContext {
     return model(path, base);
   }
   /// The head text of `path` for a reader that needs no parse tree (a token scan), read without
-  /// parsing or caching; nullopt when the file has no head text, holds a NUL byte or is larger
-  /// than the parse limit (`--max-file-bytes`), the files `model` skips. Records no note.
+  /// parsing or caching; nullopt when the file has no head text, is of a binary format by its
+  /// name (lang::binary_format: not read at all), holds a NUL byte or is larger than the parse
+  /// limit (`--max-file-bytes`), the files `model` skips. Records no note.
   /// Thread-safe.
   virtual std::optional<std::string> head_text(const std::string& path) = 0;
   /// The per-file facts `source` builds for `ref` (Source::build_file), cached per file side.

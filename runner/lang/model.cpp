@@ -1,6 +1,7 @@
 #include "runner/lang/model.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 
 #include "runner/lang/cmake/cmake.hpp"
@@ -29,6 +30,27 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 }  // namespace
+
+std::string_view binary_format(std::string_view path) {
+  static constexpr std::string_view kBinary[] = {
+      "png", "jpg", "jpeg", "gif", "bmp", "ico", "webp", "tif", "tiff",                             // images
+      "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "tar", "rar", "whl", "jar",                      // archives
+      "o", "a", "so", "dylib", "dll", "exe", "lib", "obj", "pyc", "class",                           // compiled
+      "co", "hsaco", "cubin", "fatbin",                                                              // GPU code objects
+      "npy", "npz", "pt", "pth", "ckpt", "safetensors", "onnx", "h5", "pkl", "parquet",              // tensors, models
+      "ttf", "otf", "woff", "woff2", "mp3", "mp4", "wav", "pdf"};                                    // fonts, media
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == base.size() || base.size() - dot - 1 > 11) return {};
+  char lower[12] = {};
+  std::string_view ext = base.substr(dot + 1);
+  for (size_t i = 0; i < ext.size(); ++i) lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(ext[i])));
+  std::string_view want(lower, ext.size());
+  for (std::string_view b : kBinary)
+    if (b == want) return b;
+  return {};
+}
 
 Language language_of(std::string_view path) {
   size_t slash = path.rfind('/');
@@ -292,7 +314,13 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
   m->path = std::string(path);
   m->language = language_of(path);
   // Binary first: a large image or archive is not source whatever its size, so it must not be
-  // reported as "over the size limit" (which makes a review incomplete, see ChangeFacts).
+  // reported as "over the size limit" (which makes a review incomplete, see ChangeFacts). A
+  // binary format is known by its name (binary_format), whatever text the caller holds.
+  if (std::string_view ext = binary_format(path); !ext.empty()) {
+    m->skipped = true;
+    m->note = "skipped: binary file format (." + std::string(ext) + ")";
+    return m;
+  }
   if (text.find('\0') != std::string_view::npos) {
     m->skipped = true;
     m->note = "skipped: binary content (NUL byte)";

@@ -30,6 +30,18 @@ std::string_view language_name(Language lang);
 /// for `.md`; text otherwise. Suffixes are case-sensitive except `.md`/`.MD`.
 Language language_of(std::string_view path);
 
+/// The extension of `path` (lower case, without the dot) when it names a binary file format,
+/// else "": images (png jpg jpeg gif bmp ico webp tif tiff), archives and compressed files (zip
+/// gz tgz bz2 xz zst 7z tar rar whl jar), compiled objects and libraries (o a so dylib dll exe lib
+/// obj pyc class), GPU code objects (co hsaco cubin fatbin), serialized tensors and models (npy
+/// npz pt pth ckpt safetensors onnx h5 pkl parquet), fonts (ttf otf woff woff2), media (mp3 mp4
+/// wav) and pdf. Such files are skipped as binary without reading them: a repository of
+/// compiled kernels (aiter holds 118 MB of `.co` files) is otherwise read whole, through git,
+/// by every repository-wide read of text files. GitHub Linguist takes the same shortcut (a file
+/// whose extension's MIME type is binary is binary, `BlobHelper#binary_mime_type?`). Only the
+/// last extension counts ("x.tar.gz" -> "gz"; "co" alone, without a dot, is no extension).
+std::string_view binary_format(std::string_view path);
+
 struct Param {
   std::string name;           ///< without `*`/`**`; "" for bare `*` and `/` separators (skipped)
   std::string default_value;  ///< text of the default, "" when none

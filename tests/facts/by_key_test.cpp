@@ -34,6 +34,66 @@ std::vector<std::string> matching(const std::vector<FactPtr>& facts, const char*
 
 }  // namespace
 
+namespace {
+
+// Counts the texts asked of another content source, by path.
+class CountingContent final : public review::change::ContentSource {
+ public:
+  explicit CountingContent(std::shared_ptr<review::change::ContentSource> inner) : inner_(std::move(inner)) {}
+  std::optional<std::string> head(const std::string& path) override {
+    ++reads[path];
+    return inner_->head(path);
+  }
+  std::optional<std::string> base(const std::string& path) override {
+    ++reads[path];
+    return inner_->base(path);
+  }
+  std::vector<std::string> head_files() override { return inner_->head_files(); }
+  std::map<std::string, int> reads;
+
+ private:
+  std::shared_ptr<review::change::ContentSource> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("a binary format is skipped by its name: its bytes are never read, by a read by key or a whole build", "[facts][bykey]") {
+  // aiter holds 118 MB of compiled GPU kernels (`.co`); every pull-request run that read text
+  // files repository-wide read them all through git to find a NUL byte in each.
+  ChangeBuilder b;
+  b.file("pkg/a.py", "X = 1\n", "X = beta_knob\n");
+  b.unchanged("docs/knobs.md", "Set beta_knob to 1.\n");
+  b.unchanged("hsa/gfx942/k.co", "beta_knob as text: still a code object by its name\n");
+  b.unchanged("img/Logo.PNG", "beta_knob\n");
+  b.unchanged("data/table.csv", "beta_knob,1\n");
+  for (int i = 0; i < 8; ++i) b.unchanged("pkg/o" + std::to_string(i) + ".py", "Y = " + std::to_string(i) + "\n");
+  b.change.content = b.content;
+  auto counting = std::make_shared<CountingContent>(b.content);
+  auto change = std::make_shared<review::change::Change>(b.change);
+  change->content = counting;
+  review::facts::ChangeFacts lazy(change);
+  const auto* got = lazy.query_containing("lines", kRepo, {"beta_knob"});
+  REQUIRE(got != nullptr);
+  CHECK(files_of(*got) == std::set<std::string>{"data/table.csv", "docs/knobs.md", "pkg/a.py"});
+  CHECK(counting->reads.count("hsa/gfx942/k.co") == 0);
+  CHECK(counting->reads.count("img/Logo.PNG") == 0);
+  CHECK(counting->reads["docs/knobs.md"] >= 1);
+  auto notes = lazy.notes();
+  CHECK(std::count(notes.begin(), notes.end(), "hsa/gfx942/k.co: skipped: binary file format (.co)") == 1);
+  CHECK(std::count(notes.begin(), notes.end(), "img/Logo.PNG: skipped: binary file format (.png)") == 1);
+  CHECK(lazy.incomplete().empty());
+
+  // the whole build agrees, and reads them neither
+  auto change2 = std::make_shared<review::change::Change>(b.change);
+  auto counting2 = std::make_shared<CountingContent>(b.content);
+  change2->content = counting2;
+  review::facts::ChangeFacts whole(change2);
+  CHECK(files_of(whole.query("lines", kRepo)).count("hsa/gfx942/k.co") == 0);
+  CHECK(counting2->reads.count("hsa/gfx942/k.co") == 0);
+  CHECK(counting2->reads.count("img/Logo.PNG") == 0);
+  CHECK(whole.notes() == notes);
+}
+
 TEST_CASE("query_containing parses only the files whose text holds the words", "[facts][bykey]") {
   ChangeBuilder b;
   b.file("pkg/a.py", "def alpha():\n    return 1\n", "def alpha():\n    return beta_helper(2)\n");

@@ -684,7 +684,7 @@ TEST_CASE("size limit: an oversized binary file is binary, and does not make the
   // that repository incomplete (exit 4) although no source was missing.
   ChangeBuilder b;
   b.added("big.py", std::string(200, '#') + "\n");
-  b.added("logo.png", std::string("\x89PNG\0", 5) + std::string(300, 'x'));
+  b.added("logo.img", std::string("\x89PNG\0", 5) + std::string(300, 'x'));
   ChangeFacts::Options o;
   o.max_file_bytes = 100;
   auto facts = b.facts(o);
@@ -692,7 +692,7 @@ TEST_CASE("size limit: an oversized binary file is binary, and does not make the
   auto notes = facts->notes();
   std::sort(notes.begin(), notes.end());
   CHECK(notes == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes",
-                                          "logo.png: skipped: binary content (NUL byte)"});
+                                          "logo.img: skipped: binary content (NUL byte)"});
   CHECK(facts->incomplete() == std::vector<std::string>{"big.py: skipped: 201 bytes exceeds the limit of 100 bytes"});
 }
 

@@ -278,6 +278,29 @@ TEST_CASE("python syntax errors still yield facts", "[python]") {
   CHECK_FALSE(py("def ok(a):\n    return a\n")->has_errors);
 }
 
+TEST_CASE("binary_format: a binary file format is known by its last extension, in any case", "[lang]") {
+  using review::lang::binary_format;
+  CHECK(binary_format("hsa/gfx942/fmha/fwd_hd128.co") == "co");
+  CHECK(binary_format("docs/Logo.PNG") == "png");
+  CHECK(binary_format("dist/pkg-1.0.tar.gz") == "gz");
+  CHECK(binary_format("w/model.safetensors") == "safetensors");
+  CHECK(binary_format("a.py").empty());
+  CHECK(binary_format("kernels/k.cu").empty());
+  CHECK(binary_format("notes.txt").empty());
+  CHECK(binary_format("co").empty());            // no extension
+  CHECK(binary_format("dir.png/README").empty());  // a folder's name does not count
+  CHECK(binary_format(".png").empty());            // a dot file, no extension
+  CHECK(binary_format("x.").empty());
+  CHECK(binary_format("libfoo.so.1").empty());     // the last extension only
+  CHECK(binary_format("a.verylongextension").empty());
+  // analyze_file skips it whatever text it is given (the text is never read for it)
+  auto m = analyze_file("hsa/k.co", "def f():\n    return 1\n");
+  CHECK(m->skipped);
+  CHECK(m->note == "skipped: binary file format (.co)");
+  CHECK(m->lines.empty());
+  CHECK(analyze_file("hsa/k.co", "")->note == "skipped: binary file format (.co)");
+}
+
 TEST_CASE("analyze_file limits: size and binary content", "[lang]") {
   review::lang::AnalyzeOptions o;
   o.max_bytes = 10;
@@ -289,7 +312,7 @@ TEST_CASE("analyze_file limits: size and binary content", "[lang]") {
   CHECK(bin->skipped);
   CHECK(bin->note == "skipped: binary content (NUL byte)");
   // Over the limit and binary: binary (a large image is not source missing from the review).
-  auto big_bin = analyze_file("logo.png", std::string("\x89PNG\0\0\0\rIHDR", 12), o);
+  auto big_bin = analyze_file("logo.img", std::string("\x89PNG\0\0\0\rIHDR", 12), o);
   CHECK(big_bin->skipped);
   CHECK(big_bin->note == "skipped: binary content (NUL byte)");
   auto txt = analyze_file("notes.txt", "a\r\nb\n\nc");
