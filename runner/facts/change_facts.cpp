@@ -251,12 +251,16 @@ std::optional<std::string> ChangeFacts::head_text(const std::string& path) {
   return t;
 }
 
+unsigned ChangeFacts::jobs() const {
+  return options_.jobs > 0 ? static_cast<unsigned>(options_.jobs) : std::max(1u, std::thread::hardware_concurrency());
+}
+
 bool ChangeFacts::parse_skips(const std::string& text) const {
   return text.size() > options_.max_file_bytes || text.find('\0') != std::string::npos;
 }
 
 std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& path, bool base,
-                                                            std::optional<std::string> text) {
+                                                            std::optional<std::string> text, bool analyses) {
   if (!text) return nullptr;
   if (options_.memory_exceeded && options_.memory_exceeded->load(std::memory_order_relaxed)) {
     std::lock_guard lock(mu_);
@@ -268,7 +272,7 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   }
   lang::AnalyzeOptions o;
   o.max_bytes = options_.max_file_bytes;
-  o.analyses = analyses_wanted_.load();  // run them on this tree: saves a second parse later
+  o.analyses = analyses;  // run them on this tree: saves a second parse later
   auto m = lang::analyze_file(path, *text, o);
   std::lock_guard lock(mu_);
   // a side parsed again (read_model does not cache its model) records its notes once
@@ -307,12 +311,17 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& p
     if (it != models_.end()) return it->second;
     if (auto t = transient_.find(key); t != transient_.end()) return t->second;
   }
-  auto m = read_model(path, base);  // the donor's, or parsed now: cached from here on
+  auto m = load_model(path, base, eager_analyses(base));  // the donor's, or parsed now: cached from here on
   std::lock_guard lock(mu_);
   return models_.emplace(key, std::move(m)).first->second;
 }
 
 std::shared_ptr<const lang::SourceModel> ChangeFacts::read_model(const std::string& path, bool base) {
+  // read for a summary and dropped: the analyses are never run on it
+  return load_model(path, base, false);
+}
+
+std::shared_ptr<const lang::SourceModel> ChangeFacts::load_model(const std::string& path, bool base, bool analyses) {
   std::string key = (base ? "b:" : "h:") + path;
   {
     std::lock_guard lock(mu_);
@@ -324,7 +333,7 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::read_model(const std::stri
   const ChangedFile* cf = nullptr;
   for (const auto& f : change_->files)
     if ((base ? base_path(f) : f.path) == path) cf = &f;
-  return parse(path, base, read_text(path, base, cf));
+  return parse(path, base, read_text(path, base, cf), analyses);
 }
 
 size_t ChangeFacts::cached_models() const {
@@ -377,12 +386,12 @@ std::vector<std::pair<std::string, std::shared_ptr<const lang::SourceModel>>> Ch
       else todo.push_back(r);
     }
   }
-  unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
-                                    : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = this->jobs();
   parse_in_batches(
       todo, jobs, kParseBatch,
       [&](const FileRef* r) { return read_text(r->path, r->base, r->changed); },
-      [&](const FileRef* r, std::optional<std::string> text) { return parse(r->path, r->base, std::move(text)); },
+      // models for a source that reads no analyses, dropped once its facts are built
+      [&](const FileRef* r, std::optional<std::string> text) { return parse(r->path, r->base, std::move(text), false); },
       [&](size_t start, std::vector<std::shared_ptr<const lang::SourceModel>>& out) {
         for (size_t i = 0; i < out.size(); ++i)
           got.emplace_back((todo[start + i]->base ? "b:" : "h:") + todo[start + i]->path, std::move(out[i]));
@@ -410,13 +419,14 @@ void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
       models_.emplace((r->base ? "b:" : "h:") + r->path, std::move(m));
     }
   }
-  unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
-                                    : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = this->jobs();
   if (todo.size() < 2 || jobs < 2) return;  // model() parses on demand
   parse_in_batches(
       todo, jobs, kParseBatch,
       [&](const FileRef* r) { return read_text(r->path, r->base, r->changed); },
-      [&](const FileRef* r, std::optional<std::string> text) { return parse(r->path, r->base, std::move(text)); },
+      [&](const FileRef* r, std::optional<std::string> text) {
+        return parse(r->path, r->base, std::move(text), eager_analyses(r->base));
+      },
       [&](size_t start, std::vector<std::shared_ptr<const lang::SourceModel>>& out) {
         std::lock_guard lock(mu_);
         for (size_t i = 0; i < out.size(); ++i)
@@ -425,8 +435,7 @@ void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
 }
 
 void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
-  unsigned jobs = options_.jobs > 0 ? static_cast<unsigned>(options_.jobs)
-                                    : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = this->jobs();
   if (refs.size() < 2 || jobs < 2) return;  // the accessors run them on demand
   std::vector<std::shared_ptr<const lang::SourceModel>> ms;
   {
@@ -447,7 +456,8 @@ void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
 }
 
 void ChangeFacts::prefetch(const std::vector<FileRef>& refs, bool analyses) {
-  if (analyses) analyses_wanted_ = true;
+  if (analyses)
+    for (const auto& r : refs) analyses_wanted_[r.base ? 1 : 0] = true;
   prefetch_models(refs);
   if (analyses) prefetch_analyses(refs);
 }
@@ -675,7 +685,7 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
       known = models_.count(key) > 0;
     }
     if (!known) {
-      auto m = parse(paths[i], false, std::move(text));
+      auto m = parse(paths[i], false, std::move(text), false);  // skipped: no tree
       std::lock_guard lock(mu_);
       models_.emplace(key, std::move(m));
     }
@@ -867,7 +877,6 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   size_t hits = chosen.size() - std::min(chosen.size(), skipped), texts = in_scope - std::min(in_scope, skipped);
   if (hits * 2 > texts && in_scope > 8) return nullptr;
   // a source whose facts keep no model: the files parsed for this read alone are not cached
-  // (the facts copy what they need; the models are freed once the facts are built)
   // (the facts copy what they need), and they are parsed a few at a time, each batch freed
   // once its facts are built: the read holds kTransientBatch models at most, not all of them
   const bool transient = !s->keeps_models() && !s->uses_analyses();

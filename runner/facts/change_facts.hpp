@@ -142,6 +142,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<FileRef> files(const dsl::Scope& scope) override;
   const std::vector<std::string>& repo_files() override;
   std::optional<std::string> head_text(const std::string& path) override;
+  unsigned jobs() const override;
   void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
   void note(const std::string& text) override;
@@ -157,7 +158,14 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// models on the parser threads.
   void prefetch_analyses(const std::vector<FileRef>& refs);
   std::optional<std::string> read_text(const std::string& path, bool base, const change::ChangedFile* cf);
-  std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text);
+  /// Parses one file side (nullptr for no text); `analyses`: run the lazy analyses on its tree
+  /// now (lang::AnalyzeOptions::analyses; either way they give the same results).
+  std::shared_ptr<const lang::SourceModel> parse(const std::string& path, bool base, std::optional<std::string> text,
+                                                 bool analyses);
+  /// The cached model, the donor's, or one parsed now and not cached (read_model; model caches it).
+  std::shared_ptr<const lang::SourceModel> load_model(const std::string& path, bool base, bool analyses);
+  /// Whether a model of that side parsed now for the cache runs the analyses on its own tree.
+  bool eager_analyses(bool base) const { return analyses_wanted_[base ? 1 : 0].load(); }
 
   std::shared_ptr<const change::Change> change_;
   Options options_;
@@ -174,8 +182,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::vector<std::string> incomplete_;
   std::function<void(const std::string&, bool)> hook_;
 
-  /// Set once a rule reads an analysis source: later parses run the analyses on their own tree.
-  std::atomic<bool> analyses_wanted_{false};
+  /// Per side (0 head, 1 base), set once a rule reads an analysis source over files of that side:
+  /// later parses of that side for the cache run the analyses on their own tree (a side no rule
+  /// reads the analyses of, and the uncached reads, never run them).
+  std::atomic<bool> analyses_wanted_[2] = {false, false};
   std::optional<std::vector<std::string>> repo_files_;
   std::vector<Repository> repositories_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts

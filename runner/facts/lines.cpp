@@ -177,6 +177,7 @@ class RemovedLinesSource final : public Source {
 
   std::vector<FactPtr> build(SourceContext& ctx, const Scope& scope) const override {
     std::vector<FactPtr> out;
+    std::vector<const ChangedFile*> files;  // in scope, with removed lines
     for (const auto& cf : ctx.change().files) {
       if (!util::analysable(cf)) continue;
       bool in_scope = false;
@@ -191,6 +192,15 @@ class RemovedLinesSource final : public Source {
         case Scope::Kind::Named: break;  // answered by the named repository's own facts
       }
       if (!in_scope || cf.removed_lines.empty()) continue;
+      files.push_back(&cf);
+    }
+    // the base sides parsed together, on the parser threads, before the first one is read
+    std::vector<FileRef> bases;
+    for (const ChangedFile* cf : files)
+      if (cf->status != FileStatus::Added) bases.push_back({util::base_path(*cf), true, cf});
+    ctx.prefetch(bases, false);
+    for (const ChangedFile* f : files) {
+      const ChangedFile& cf = *f;
       std::string file = scope.kind == Scope::Kind::Base ? util::base_path(cf) : cf.path;
       auto bm = cf.status == FileStatus::Added ? nullptr : ctx.model(util::base_path(cf), true);
       std::vector<LineFields::Removed> removed;

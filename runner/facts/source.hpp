@@ -123,6 +123,11 @@ class SourceContext {
   /// Default: every repo_files() path (ChangeFacts answers from its word index, built once
   /// without parsing).
   virtual std::vector<std::string> files_holding(const std::string& name, Holding where);
+  /// How many threads a source may use for work of its own over many files (`--jobs`, 0 taken
+  /// as the number of cores): its callbacks into this context from those threads are limited to
+  /// the thread-safe ones (head_text, note, incomplete, and reading models it already holds).
+  /// Default: 1.
+  virtual unsigned jobs() const { return 1; }
   /// Records a note for the user ("PATH: not analysed (why)"), once however often it is given.
   /// Thread-safe.
   virtual void note(const std::string& text) = 0;
