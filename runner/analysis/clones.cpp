@@ -1,11 +1,15 @@
 #include "runner/analysis/clones.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -699,7 +703,9 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
     bool has_exact;  // the window with names kept is also an added block's
   };
   std::vector<std::vector<Hit>> hits(count);
-  for (size_t f = 0; f < count; ++f) {
+  // Each file on its own (on opts.jobs threads: the maps are only read here), then the counts in
+  // file order: the same counts for any number of threads.
+  auto scan = [&](size_t f) {
     auto loaded = load(f);
     for (uint32_t bi = 0; bi < loaded.size(); ++bi) {
       auto& b = loaded[bi];
@@ -707,16 +713,39 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
       Seq s = make_seq(b.tokens);
       for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
         uint64_t h = window_hash(s.blank, i);
-        auto it = blank_count.find(h);
-        if (it == blank_count.end()) continue;  // shares nothing with an added block
-        ++it->second;
+        if (!blank_count.count(h)) continue;  // shares nothing with an added block
         uint64_t e = window_hash(s.exact, i);
-        auto jt = exact_count.find(e);
-        if (jt != exact_count.end()) ++jt->second;
-        hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, jt != exact_count.end()});
+        hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, exact_count.count(e) > 0});
       }
     }
+  };
+  {
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_mu;
+    auto work = [&] {
+      for (size_t f; !failed && (f = next++) < count;) {
+        try {
+          scan(f);
+        } catch (...) {  // the loader's: passed on to the caller
+          std::lock_guard lock(error_mu);
+          if (!error) error = std::current_exception();
+          failed = true;
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < std::min<size_t>(std::max(1u, opts.jobs), count); ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
   }
+  for (const auto& file_hits : hits)
+    for (const Hit& h : file_hits) {
+      ++blank_count[h.blank];
+      if (h.has_exact) ++exact_count[h.exact];
+    }
   // Pass 2: the regions of existing code around windows that are seeds with an added block
   // (rare over the whole corpus, names blanked or kept), searched with the whole corpus's
   // frequencies. A chain's consecutive windows are at most kMaxGap tokens apart on each side,

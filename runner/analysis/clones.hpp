@@ -65,6 +65,10 @@ struct CloneOptions {
   /// For tests: compute every similarity from scratch (the definition) instead of updating it
   /// as the compared ranges move; the results are the same either way.
   bool recompute_similarity = false;
+  /// Threads for find_clones_with_existing's first pass (each file loaded, tokenized and its
+  /// windows hashed on its own); above 1, the loader is called from that many threads at once and
+  /// must be thread-safe. The results are the same for any number.
+  unsigned jobs = 1;
 };
 
 /// Every maximal clone between blocks of two DIFFERENT files, at least one of them added
@@ -107,7 +111,8 @@ using ExistingLoader = std::function<std::vector<CodeBlock>(size_t i)>;
 /// (runs of them at most 32 tokens apart, widened to whole lines; every clone's existing side
 /// lies in one). The result equals find_clones(added + every loaded block), restricted to pairs
 /// with an added side. Cost: one token scan of every file, then find_clones over the added
-/// blocks and the regions; memory: the added blocks, one file at a time and the regions.
+/// blocks and the regions; memory: the added blocks, one file at a time (per thread: opts.jobs)
+/// and the regions.
 /// Blocks of \a added get `added` true. Never throws unless \a load does.
 std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, size_t count,
                                                  const ExistingLoader& load, const CloneOptions& opts);

@@ -87,6 +87,7 @@ class ClonesSource final : public Source {
     opts.min_lines = std::max(1, setting("clone_min_lines", opts.min_lines));
     opts.min_tokens = setting("clone_min_tokens", opts.min_tokens);
     opts.min_similarity = std::min(100, setting("clone_min_similarity", 80)) / 100.0;
+    opts.jobs = ctx.jobs();  // `load` reads head_text and the models held in `existing`: thread-safe
     std::vector<analysis::CodeBlock> blocks;
     std::set<lang::Language> languages;  // of the added blocks
     // Existing code: the head text outside added lines of the scope's files (the changed ones'
@@ -131,6 +132,20 @@ class ClonesSource final : public Source {
       }
       auto text = ctx.head_text(e.path);
       if (!text) return loaded;
+      if (text->find('\r') == std::string::npos) {
+        // the whole text is the block as block_of would join its lines (LF endings, one added
+        // at the end when missing): no copy line by line
+        int n = static_cast<int>(std::count(text->begin(), text->end(), '\n'));
+        if (!text->empty() && text->back() != '\n') {
+          text->push_back('\n');
+          ++n;
+        }
+        if (n >= opts.min_lines) {
+          auto tokens = tokens_of(e.language, *text);
+          loaded.push_back({e.path, 1, n, std::move(*text), std::move(tokens), false});
+        }
+        return loaded;
+      }
       auto lines = lang::split_lines(*text);
       int n = static_cast<int>(lines.size());
       if (n >= opts.min_lines) loaded.push_back(block_of(e.path, e.language, lines, 1, n, false));

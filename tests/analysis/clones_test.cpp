@@ -3,9 +3,11 @@
 #include "runner/lang/python/tokens.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 #include <utility>
 
 #include <string>
@@ -294,6 +296,10 @@ TEST_CASE("clones: an added block copied from existing code of another file, nam
   CHECK(!find_clones_with_existing({py("m/v4.py", 300, four)}, existing.size(), loader_of(existing), CloneOptions{4, 0, 0.8}).empty());
 }
 
+namespace {
+std::string dump(const std::vector<ClonePair>& r);  // below
+}  // namespace
+
 TEST_CASE("clones: the two-pass search over existing code equals one search over all of it", "[clones]") {
   // 70 files of field boilerplate (every window frequent with names blanked), the chunk block in
   // one more; the added blocks copy a boilerplate file exactly and the chunk block with renames,
@@ -332,6 +338,22 @@ TEST_CASE("clones: the two-pass search over existing code equals one search over
         "new/b.py:1-10+ z/chunk.py:10-19=\n");
   // pass 2 loads only the files that share a rare window with an added block: m3.py and chunk.py
   CHECK(calls == existing.size() + 2);
+  // the first pass on 4 threads: the same clones (the counts, summed in file order, are the same),
+  // every file loaded once in it, and a loader's error reaches the caller
+  std::atomic<size_t> loads{0};
+  CloneOptions threads;
+  threads.jobs = 4;
+  auto shared_load = [&](size_t i) {
+    ++loads;
+    return std::vector<CodeBlock>{existing[i]};
+  };
+  CHECK(dump(find_clones_with_existing(added, existing.size(), shared_load, threads)) == dump(two_pass));
+  CHECK(loads == existing.size() + 2);
+  auto failing = [&](size_t i) -> std::vector<CodeBlock> {
+    if (i == 40) throw std::runtime_error("unreadable");
+    return {existing[i]};
+  };
+  CHECK_THROWS_WITH(find_clones_with_existing(added, existing.size(), failing, threads), "unreadable");
 }
 
 namespace {
