@@ -1,6 +1,7 @@
 #include "runner/lang/model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <mutex>
 
@@ -261,6 +262,7 @@ struct SourceModel::Lazy {
   std::vector<analysis::UnboundRead> unbound_reads;
   std::vector<analysis::BranchChain> branch_chains;
   std::string note;  ///< why an analysis did not run ("" = all ran)
+  std::atomic<bool> ran{false};  ///< the call_once above has run (analyses_ran)
 };
 
 namespace {
@@ -284,11 +286,14 @@ const SourceModel::Lazy* ensure_analyses(const SourceModel& m) {
     Tree tree = parse_tree(m.language, z.text);
     if (!tree.empty()) run_analyses(z, m.language, tree.root(), z.text);
     std::string().swap(z.text);
+    z.ran = true;
   });
   return &z;
 }
 
 }  // namespace
+
+bool SourceModel::analyses_ran() const { return lazy && lazy->ran.load(); }
 
 const std::vector<analysis::UnboundRead>& SourceModel::unbound_reads() const {
   static const std::vector<analysis::UnboundRead> kNone;
@@ -358,7 +363,10 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
       m->has_errors = m->has_errors || tree.has_error();
       m->lazy = std::make_shared<SourceModel::Lazy>();
       if (opts.analyses)
-        std::call_once(m->lazy->once, [&] { run_analyses(*m->lazy, m->language, tree.root(), text); });
+        std::call_once(m->lazy->once, [&] {
+          run_analyses(*m->lazy, m->language, tree.root(), text);
+          m->lazy->ran = true;
+        });
       else
         m->lazy->text = std::string(text);
       break;

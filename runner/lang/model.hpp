@@ -214,6 +214,10 @@ struct SourceModel {
   /// variables: the syntax tree nests deeper than 500 levels". Runs the analyses if needed.
   const std::string& analysis_note() const;
 
+  /// Whether the analyses have run on this model, eagerly at the parse or on demand (false for
+  /// models with none to run). Never runs them. For tests and metrics.
+  bool analyses_ran() const;
+
   /// Internal: the analyses' state (the kept text until they run, then their results).
   struct Lazy;
   std::shared_ptr<Lazy> lazy;
