@@ -628,6 +628,10 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
         matches.push_back({(static_cast<uint64_t>(ba) << 32) | bb, pa, pb});
       }
   }
+  // the seeds are read no more (the pairs below read the matches): freed before the search
+  std::vector<std::tuple<const std::vector<Seed>*, size_t, size_t>>().swap(groups);
+  std::vector<Seed>().swap(seeds);
+  std::vector<Seed>().swap(exact_seeds);
   std::sort(matches.begin(), matches.end());
   std::vector<std::pair<uint32_t, uint32_t>> m;
   for (size_t g = 0; g < matches.size();) {
@@ -757,6 +761,9 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
     if (n > kMaxPostings) known.blank.insert(h);
   for (const auto& [h, n] : exact_count)
     if (n > kMaxPostings) known.exact.insert(h);
+  // the counts are read no more: freed before pass 2 and the search (their peak)
+  std::unordered_map<uint64_t, uint32_t>().swap(blank_count);
+  std::unordered_map<uint64_t, uint32_t>().swap(exact_count);
   std::vector<CodeBlock> blocks = std::move(added);
   for (size_t f = 0; f < count; ++f) {
     std::vector<std::pair<uint32_t, uint32_t>> seeds;  // (block, position), in order
