@@ -132,20 +132,6 @@ class ClonesSource final : public Source {
       }
       auto text = ctx.head_text(e.path);
       if (!text) return loaded;
-      if (text->find('\r') == std::string::npos) {
-        // the whole text is the block as block_of would join its lines (LF endings, one added
-        // at the end when missing): no copy line by line
-        int n = static_cast<int>(std::count(text->begin(), text->end(), '\n'));
-        if (!text->empty() && text->back() != '\n') {
-          text->push_back('\n');
-          ++n;
-        }
-        if (n >= opts.min_lines) {
-          auto tokens = tokens_of(e.language, *text);
-          loaded.push_back({e.path, 1, n, std::move(*text), std::move(tokens), false});
-        }
-        return loaded;
-      }
       auto lines = lang::split_lines(*text);
       int n = static_cast<int>(lines.size());
       if (n >= opts.min_lines) loaded.push_back(block_of(e.path, e.language, lines, 1, n, false));
