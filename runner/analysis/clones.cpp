@@ -46,73 +46,79 @@ uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 // A block's tokens without filler, with what the search needs per token.
+// Self-contained: once made, the search never reads the block's CloneTokens (40 bytes each and
+// their texts), so a caller may free them; this keeps 21 bytes per token, 13 once the seeds are
+// made (exact freed).
 struct Seq {
-  std::vector<const CloneToken*> tok;
   std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)
   std::vector<uint64_t> exact;  // hash with identifiers kept (seeds of frequent windows)
   std::vector<uint8_t> table;   // 1: on a constant-table line, 2: on a bracket-only line, 0: code
+  std::vector<uint8_t> ident;   // 1: an identifier (abstracted when comparing), else 0
   std::vector<uint32_t> prev;   // identifiers: position of the previous same identifier, else kNone
   std::vector<uint32_t> next;   // identifiers: position of the next same identifier, else kNone
-  std::vector<int> line;        // each token's line (tok[i]->line, without the indirection)
+  std::vector<int> line;        // each token's line within its block
+  size_t size() const { return line.size(); }
 };
 
 constexpr uint32_t kNone = UINT32_MAX;
 
 // Per line: is it a constant-table line (a literal; only names, literals and , : = . - ( ) [ ] { };
 // no call, no keyword), a bracket-only line, or code.
-void classify_lines(const std::vector<CloneToken>& toks, Seq& s) {
+void classify_lines(const std::vector<const CloneToken*>& tok, Seq& s) {
   static const std::string_view kTablePunct = ",:=.-()[]{}";
   static const std::string_view kBrackets = ",()[]{}";
-  s.table.assign(s.tok.size(), 0);
-  for (size_t i = 0; i < s.tok.size();) {
+  s.table.assign(tok.size(), 0);
+  for (size_t i = 0; i < tok.size();) {
     size_t j = i;
-    while (j < s.tok.size() && s.tok[j]->line == s.tok[i]->line) ++j;
+    while (j < tok.size() && tok[j]->line == tok[i]->line) ++j;
     bool literal = false, table = true, brackets = true;
     for (size_t k = i; k < j; ++k) {
-      const CloneToken& t = *s.tok[k];
+      const CloneToken& t = *tok[k];
       bool one_char = t.text.size() == 1;
       if (t.kind == Kind::Literal) literal = true;
       if (t.kind != Kind::Punct || !one_char || kBrackets.find(t.text[0]) == std::string_view::npos) brackets = false;
       if (t.kind == Kind::Keyword) table = false;
       if (t.kind == Kind::Punct && (!one_char || kTablePunct.find(t.text[0]) == std::string_view::npos)) table = false;
       if (t.kind == Kind::Punct && t.text == "(" && k > i &&
-          (s.tok[k - 1]->kind == Kind::Identifier || s.tok[k - 1]->text == ")" || s.tok[k - 1]->text == "]"))
+          (tok[k - 1]->kind == Kind::Identifier || tok[k - 1]->text == ")" || tok[k - 1]->text == "]"))
         table = false;  // a call
     }
     uint8_t v = brackets ? 2 : (table && literal) ? 1 : 0;
     for (size_t k = i; k < j; ++k) s.table[k] = v;
     i = j;
   }
-  (void)toks;
 }
 
 Seq make_seq(const std::vector<CloneToken>& toks) {
   Seq s;
   std::hash<std::string> hs;
+  std::vector<const CloneToken*> tok;  // without filler
   for (const auto& t : toks)
-    if (!t.filler) s.tok.push_back(&t);
-  s.blank.resize(s.tok.size());
-  s.exact.resize(s.tok.size());
-  for (size_t i = 0; i < s.tok.size(); ++i) {
-    bool ident = s.tok[i]->kind == Kind::Identifier;
-    s.blank[i] = ident ? 0x5bd1e995ULL : hs(s.tok[i]->text);
-    s.exact[i] = ident ? mix(0x5bd1e995ULL, hs(s.tok[i]->text)) : s.blank[i];
+    if (!t.filler) tok.push_back(&t);
+  s.blank.resize(tok.size());
+  s.exact.resize(tok.size());
+  s.ident.resize(tok.size());
+  for (size_t i = 0; i < tok.size(); ++i) {
+    bool ident = tok[i]->kind == Kind::Identifier;
+    s.ident[i] = ident ? 1 : 0;
+    s.blank[i] = ident ? 0x5bd1e995ULL : hs(tok[i]->text);
+    s.exact[i] = ident ? mix(0x5bd1e995ULL, hs(tok[i]->text)) : s.blank[i];
   }
-  classify_lines(toks, s);
+  classify_lines(tok, s);
   // the previous occurrence of each identifier, once per block (grams() reads it per range)
-  s.prev.assign(s.tok.size(), kNone);
+  s.prev.assign(tok.size(), kNone);
   std::unordered_map<std::string_view, uint32_t> last;
-  for (uint32_t i = 0; i < s.tok.size(); ++i) {
-    if (s.tok[i]->kind != Kind::Identifier) continue;
-    auto [it, fresh] = last.try_emplace(s.tok[i]->text, i);
+  for (uint32_t i = 0; i < tok.size(); ++i) {
+    if (!s.ident[i]) continue;
+    auto [it, fresh] = last.try_emplace(tok[i]->text, i);
     if (!fresh) s.prev[i] = it->second;
     it->second = i;
   }
-  s.next.assign(s.tok.size(), kNone);
-  for (uint32_t i = 0; i < s.tok.size(); ++i)
+  s.next.assign(tok.size(), kNone);
+  for (uint32_t i = 0; i < tok.size(); ++i)
     if (s.prev[i] != kNone) s.next[s.prev[i]] = i;
-  s.line.resize(s.tok.size());
-  for (size_t i = 0; i < s.tok.size(); ++i) s.line[i] = s.tok[i]->line;
+  s.line.resize(tok.size());
+  for (size_t i = 0; i < tok.size(); ++i) s.line[i] = tok[i]->line;
   return s;
 }
 
@@ -122,8 +128,7 @@ std::vector<uint64_t> grams(const Seq& t, size_t from, size_t to) {
   std::vector<uint64_t> norm;
   norm.reserve(to - from);
   for (size_t i = from; i < to; ++i) {
-    const CloneToken& k = *t.tok[i];
-    if (k.kind == Kind::Identifier) {
+    if (t.ident[i]) {
       // the previous occurrence in the block is in the range exactly when it is at `from` or later
       uint64_t d = t.prev[i] != kNone && t.prev[i] >= from ? i - t.prev[i] : 0;
       norm.push_back(0x9ddfea08eb382d69ULL * (d + 1));
@@ -193,7 +198,7 @@ class DiceState {
     uint64_t h = 0;
     for (size_t i = p; i < p + kGram; ++i) {
       uint64_t v;
-      if (t.tok[i]->kind == Kind::Identifier) {
+      if (t.ident[i]) {
         uint64_t d = t.prev[i] != kNone && t.prev[i] >= from ? i - t.prev[i] : 0;
         v = 0x9ddfea08eb382d69ULL * (d + 1);
       } else {
@@ -551,6 +556,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   for (auto& b : blocks) {
     if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
     seqs.push_back(make_seq(b.tokens));
+    std::vector<CloneToken>().swap(b.tokens);  // read no more: the Seq holds what the search needs
   }
 
   // Seeds: (window hash, block, position), sorted by hash; a group is the windows of one hash.
@@ -579,6 +585,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     g = e;
   }
   std::sort(exact_seeds.begin(), exact_seeds.end());
+  for (auto& q : seqs) std::vector<uint64_t>().swap(q.exact);  // read only by the seeds
   // each block's file as its rank among the distinct file names (byte order): the pair loop
   // below compares integers, not paths
   std::vector<uint32_t> file_rank(blocks.size());
@@ -663,7 +670,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     const CodeBlock& A = blocks[ka];
     const CodeBlock& B = blocks[kb];
     for (const auto& [x, sim] : kept) {
-      int la0 = sa.tok[x.a0]->line, la1 = sa.tok[x.a1 - 1]->line, lb0 = sb.tok[x.b0]->line, lb1 = sb.tok[x.b1 - 1]->line;
+      int la0 = sa.line[x.a0], la1 = sa.line[x.a1 - 1], lb0 = sb.line[x.b0], lb1 = sb.line[x.b1 - 1];
       ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}, A.added},
                    {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}, B.added},
                    sim, static_cast<int>(std::min(x.a1 - x.a0, x.b1 - x.b0))};
@@ -782,8 +789,8 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
       while (k < seeds.size() && seeds[k].first == bi) {
         size_t first = seeds[k].second, last = first;
         while (++k < seeds.size() && seeds[k].first == bi && seeds[k].second <= last + kMaxGap) last = seeds[k].second;
-        if (last + kSeed > s.tok.size()) break;  // the loader gave other tokens than the first time
-        int l0 = s.tok[first]->line, l1 = s.tok[last + kSeed - 1]->line;
+        if (last + kSeed > s.size()) break;  // the loader gave other tokens than the first time
+        int l0 = s.line[first], l1 = s.line[last + kSeed - 1];
         if (!lines.empty() && l0 <= lines.back().second) lines.back().second = std::max(lines.back().second, l1);
         else lines.emplace_back(l0, l1);
       }
