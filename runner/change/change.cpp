@@ -104,10 +104,30 @@ int ChangedFile::head_line_of(int old_line) const {
   return old_line + delta;
 }
 
-const ChangedFile* Change::find(const std::string& path) const {
-  for (const ChangedFile& f : files)
-    if (f.path == path) return &f;
-  return nullptr;
+PathIndex& PathIndex::operator=(const PathIndex&) {
+  std::lock_guard lock(mu_);
+  data_ = nullptr;
+  size_ = 0;
+  at_.clear();
+  return *this;
+}
+
+const ChangedFile* PathIndex::find(const std::vector<ChangedFile>& files, const std::string& path) const {
+  std::lock_guard lock(mu_);
+  auto build = [&] {
+    at_.clear();
+    at_.reserve(files.size());
+    for (size_t i = 0; i < files.size(); ++i) at_.try_emplace(files[i].path, i);
+    data_ = files.data();
+    size_ = files.size();
+  };
+  if (files.data() != data_ || files.size() != size_ || (at_.empty() && !files.empty())) build();
+  auto it = at_.find(path);
+  if (it != at_.end() && files[it->second].path != path) {  // a path edited in place: look again
+    build();
+    it = at_.find(path);
+  }
+  return it == at_.end() ? nullptr : &files[it->second];
 }
 
 }  // namespace review::change

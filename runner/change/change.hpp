@@ -16,9 +16,11 @@
 #include <initializer_list>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -173,6 +175,24 @@ class ContentSource {
   }
 };
 
+/// The head-path index behind Change::find: built on the first find, and built again when a
+/// later find sees `files` resized or moved (a file added or removed). A copy starts empty.
+/// Thread-safe (one mutex). Not part of the model: a Change's value is its other members.
+class PathIndex {
+ public:
+  PathIndex() = default;
+  PathIndex(const PathIndex&) {}
+  PathIndex& operator=(const PathIndex&);
+  /// The first file of `files` whose head path is `path`, or nullptr.
+  const ChangedFile* find(const std::vector<ChangedFile>& files, const std::string& path) const;
+
+ private:
+  mutable std::mutex mu_;
+  mutable const ChangedFile* data_ = nullptr;  // files.data() and files.size() when built
+  mutable size_t size_ = 0;
+  mutable std::unordered_map<std::string, size_t> at_;  // head path -> first position
+};
+
 struct Change {
   std::vector<ChangedFile> files;  ///< in diff order
   PrMeta pr;
@@ -181,8 +201,14 @@ struct Change {
   bool work_tree = false;          ///< the head side is the work tree, not a commit (git reviews)
   std::vector<std::string> notes;  ///< things the user should know (skipped files, fallbacks)
 
-  /// Returns the changed file with head path `path`, or nullptr.
-  const ChangedFile* find(const std::string& path) const;
+  /// Returns the changed file with head path `path` (the first, if several), or nullptr. Looked
+  /// up in an index (PathIndex), not by a scan: a repository-wide reader asks once per file.
+  /// Adding or removing files after a find is seen by the next find; editing the `path` of a
+  /// file in place after a find is not (build the files first, then look them up).
+  const ChangedFile* find(const std::string& path) const { return path_index_.find(files, path); }
+
+ private:
+  PathIndex path_index_;
 };
 
 /// An error reading an input (git, diff, event, file). `where` is "pr.diff:120" or a path;

@@ -28,6 +28,28 @@ TEST_CASE("Change::find: by head path") {
   CHECK(c.find("") == nullptr);
 }
 
+TEST_CASE("Change::find: files added, removed or renamed after a find, copies, duplicates") {
+  Change c;
+  c.files.resize(2);
+  c.files[0].path = "a.py";
+  c.files[1].path = "b.py";
+  REQUIRE(c.find("b.py") == &c.files[1]);
+  c.files.emplace_back().path = "c.py";  // added after the index was built
+  CHECK(c.find("c.py") == &c.files[2]);
+  CHECK(c.find("b.py") == &c.files[1]);
+  c.files.erase(c.files.begin());  // removed: every position moves
+  CHECK(c.find("a.py") == nullptr);
+  CHECK(c.find("b.py") == &c.files[0]);
+  c.files[0].path = "d.py";  // edited in place: the hit is checked, so the old name misses
+  CHECK(c.find("b.py") == nullptr);
+  CHECK(c.find("d.py") == &c.files[0]);
+  Change copy = c;  // a copy answers from its own files
+  CHECK(copy.find("c.py") == &copy.files[1]);
+  copy.files.emplace_back().path = "c.py";  // the same path twice: the first, as a scan finds
+  CHECK(copy.find("c.py") == &copy.files[1]);
+  CHECK(c.find("c.py") == &c.files[1]);
+}
+
 TEST_CASE("ChangedFile::head_line_of: unchanged, removed and shifted lines") {
   // base 1..12 -> head: line 3 replaced by two lines, lines 7-8 deleted, a line added after 11.
   auto files = parse_unified_diff(
