@@ -186,6 +186,8 @@ class Evaluator final : public RuleEngine {
     facts_.release(source);
   }
 
+  void will_read(const std::string& source, const Scope& scope) override { facts_.will_read(source, scope); }
+
  private:
   const ProgramImpl& p_;
   Facts& facts_;

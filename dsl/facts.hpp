@@ -113,6 +113,16 @@ class Facts {
   /// Default: keeps everything. Never throws.
   virtual void release(const std::string& source) { (void)source; }
 
+  /// Called by the evaluator before the kinds run, once for each (source, scope) that a kind or
+  /// a rule of this evaluate() call reads with a scope known in advance (`changed` or `base`; a
+  /// rule may still not reach the read, and scopes computed from facts are never announced).
+  /// The implementation may prepare: make, the first time it reads a file, what that source
+  /// will need of it. Query results must not depend on it. Default: nothing. Never throws.
+  virtual void will_read(const std::string& source, const Scope& scope) {
+    (void)source;
+    (void)scope;
+  }
+
   /// Returns the facts of `source` over `scope` that come from the files whose text contains
   /// every string of `words` (each a run of `[A-Za-z0-9_]`, as a substring of the text), in
   /// the order query() gives them: a subsequence of query(source, scope) that holds every fact

@@ -44,35 +44,47 @@ void collect_tags(const ast::Rule& r, std::set<std::string>& tags) {
 
 namespace {
 
-void domain_sources(const ProgramImpl& p, const ast::Domain& d, const std::function<void(const std::string&)>& add) {
-  if (!d.findings && !d.source.empty() && !list_domain(p, d)) add(d.source);
-  if (d.list && !d.bare) sources_read(p, *d.list, add);
-  if (d.scope.expr) sources_read(p, *d.scope.expr, add);
+using DomainFn = std::function<void(const ast::Domain&)>;
+
+void domains_in(const ProgramImpl& p, const Expr& e, const DomainFn& add);
+
+void domain_and_inner(const ProgramImpl& p, const ast::Domain& d, const DomainFn& add) {
+  if (!d.findings && !d.source.empty() && !list_domain(p, d)) add(d);
+  if (d.list && !d.bare) domains_in(p, *d.list, add);
+  if (d.scope.expr) domains_in(p, *d.scope.expr, add);
+}
+
+void domains_in(const ProgramImpl& p, const Expr& e, const DomainFn& add) {
+  if (e.domain) domain_and_inner(p, *e.domain, add);
+  for (const auto& k : e.kids) domains_in(p, *k, add);
 }
 
 }  // namespace
 
 void sources_read(const ProgramImpl& p, const Expr& e, const std::function<void(const std::string&)>& add) {
-  if (e.domain) domain_sources(p, *e.domain, add);
-  for (const auto& k : e.kids) sources_read(p, *k, add);
+  domains_in(p, e, [&](const ast::Domain& d) { add(d.source); });
 }
 
-void for_each_source(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const std::string&)>& add) {
-  if (r.when) sources_read(p, *r.when, add);
+void for_each_domain(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const ast::Domain&)>& add) {
+  if (r.when) domains_in(p, *r.when, add);
   auto body = [&](const ast::Rule& b) {
     for (const auto& f : b.fors) {
-      domain_sources(p, f.domain, add);
-      if (f.where) sources_read(p, *f.where, add);
+      domain_and_inner(p, f.domain, add);
+      if (f.where) domains_in(p, *f.where, add);
     }
-    for (const auto& w : b.wheres) sources_read(p, *w, add);
-    for (const auto& u : b.unlesses) sources_read(p, *u, add);
-    if (b.at) sources_read(p, *b.at, add);
+    for (const auto& w : b.wheres) domains_in(p, *w, add);
+    for (const auto& u : b.unlesses) domains_in(p, *u, add);
+    if (b.at) domains_in(p, *b.at, add);
     for (const auto* t : {&b.problem, &b.impact, &b.action})
       for (const auto& part : t->parts)
-        if (part.hole) sources_read(p, *part.hole, add);
+        if (part.hole) domains_in(p, *part.hole, add);
   };
   body(r);
   for (const auto& a : r.alsos) body(a);
+}
+
+void for_each_source(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const std::string&)>& add) {
+  for_each_domain(p, r, [&](const ast::Domain& d) { add(d.source); });
 }
 
 namespace {
@@ -144,7 +156,6 @@ void release_before(RuleEngine& engine, std::map<std::string, long>& last_reader
 
 EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine) {
   EvalResult out;
-  engine.run_kinds(out);
   std::set<std::string> wanted(opts.only_rules.begin(), opts.only_rules.end());
   std::set<std::string> needed_tags;
   if (!wanted.empty()) {
@@ -167,6 +178,23 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
     bool report = false;
     total += runs(*pr.rule, report);
   }
+  // What the kinds and the rules that run read over the change (`changed` or `base`, a scope
+  // known before anything runs), told to the Facts before the kinds run: the first parse of a
+  // file can then make what a later rule reads of it (Facts::will_read).
+  std::set<std::pair<std::string, Scope::Kind>> known;
+  auto note_read = [&](const ast::Domain& d) {
+    using K = ast::ScopeExpr::Kind;
+    if (d.scope.kind == K::Default || d.scope.kind == K::Changed) known.emplace(d.source, Scope::Kind::Changed);
+    else if (d.scope.kind == K::Base) known.emplace(d.source, Scope::Kind::Base);
+  };
+  for (const auto* k : p.kinds)
+    if (k->when) domains_in(p, *k->when, note_read);
+  for (const auto& pr : p.rules) {
+    bool report = false;
+    if (runs(*pr.rule, report)) for_each_domain(p, *pr.rule, note_read);
+  }
+  for (const auto& [source, kind] : known) engine.will_read(source, Scope{kind, {}});
+  engine.run_kinds(out);
   // Rules run in an order that keeps the sources they share together (run_order), and a
   // source's results are released once its last reader in that order is done: no later rule
   // asks for them. Their results are reported in p.rules' order all the same.

@@ -49,6 +49,8 @@ class RuleEngine {
   virtual void forget(const std::string& source) = 0;
   /// Drops the cached results of `source` and the indexes over them, here and in the Facts.
   virtual void release(const std::string& source) = 0;
+  /// Passes Facts::will_read on: called before run_kinds, once per (source, scope).
+  virtual void will_read(const std::string& source, const Scope& scope) = 0;
 };
 
 /// Evaluates `p` through `engine`: the kinds, then every rule that runs, in an order that keeps
@@ -62,6 +64,10 @@ bool list_domain(const ProgramImpl& p, const ast::Domain& d);
 
 /// Adds to `tags` every tag rule `r` reads through findings("t") (its `when` and every body).
 void collect_tags(const ast::Rule& r, std::set<std::string>& tags);
+
+/// Calls `add(domain)` for every domain over a fact source that rule `r` (its `when` and every
+/// body) reads: `for` domains and those of `exists`, `count` and the like, nested ones included.
+void for_each_domain(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const ast::Domain&)>& add);
 
 /// Calls `add(source)` for every fact source rule `r` (its `when` and every body) queries.
 void for_each_source(const ProgramImpl& p, const ast::Rule& r, const std::function<void(const std::string&)>& add);

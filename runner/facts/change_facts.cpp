@@ -311,7 +311,7 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& p
     if (it != models_.end()) return it->second;
     if (auto t = transient_.find(key); t != transient_.end()) return t->second;
   }
-  auto m = load_model(path, base, eager_analyses(base));  // the donor's, or parsed now: cached from here on
+  auto m = load_model(path, base, eager_analyses(path, base));  // the donor's, or parsed now: cached from here on
   std::lock_guard lock(mu_);
   return models_.emplace(key, std::move(m)).first->second;
 }
@@ -425,7 +425,7 @@ void ChangeFacts::prefetch_models(const std::vector<FileRef>& refs) {
       todo, jobs, kParseBatch,
       [&](const FileRef* r) { return read_text(r->path, r->base, r->changed); },
       [&](const FileRef* r, std::optional<std::string> text) {
-        return parse(r->path, r->base, std::move(text), eager_analyses(r->base));
+        return parse(r->path, r->base, std::move(text), eager_analyses(r->path, r->base));
       },
       [&](size_t start, std::vector<std::shared_ptr<const lang::SourceModel>>& out) {
         std::lock_guard lock(mu_);
@@ -453,6 +453,18 @@ void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
   for (unsigned t = 1; t < std::min<size_t>(jobs, ms.size()); ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
+}
+
+bool ChangeFacts::eager_analyses(const std::string& path, bool base) const {
+  if (analyses_wanted_[base ? 1 : 0]) return true;
+  if (base || !analyses_announced_) return false;
+  const ChangedFile* cf = change_->find(path);
+  return cf != nullptr && cf->status != change::FileStatus::Deleted;
+}
+
+void ChangeFacts::will_read(const std::string& source, const dsl::Scope& scope) {
+  const Source* s = find_source(source);
+  if (s && s->uses_analyses() && scope.kind == dsl::Scope::Kind::Changed) analyses_announced_ = true;
 }
 
 void ChangeFacts::prefetch(const std::vector<FileRef>& refs, bool analyses) {

@@ -88,6 +88,11 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the
   /// sum of every rule's working set. Never throws.
   void release(const std::string& source) override;
+  /// Facts::will_read: once a source that reads the analyses (Source::uses_analyses) is
+  /// announced over the `changed` scope, the head side of every changed file is parsed with its
+  /// analyses from then on (not parsed a second time when that source reads them). Other scopes
+  /// and sources change nothing. Never throws.
+  void will_read(const std::string& source, const dsl::Scope& scope) override;
   /// The demand-driven read (dsl::Facts::query_containing): for a repo or glob scope of a
   /// source built file by file (Source::builds_per_file), the facts of the scope's files whose
   /// head text holds every one of `words`, in query() order, cached per (source, scope, words);
@@ -164,8 +169,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
                                                  bool analyses);
   /// The cached model, the donor's, or one parsed now and not cached (read_model; model caches it).
   std::shared_ptr<const lang::SourceModel> load_model(const std::string& path, bool base, bool analyses);
-  /// Whether a model of that side parsed now for the cache runs the analyses on its own tree.
-  bool eager_analyses(bool base) const { return analyses_wanted_[base ? 1 : 0].load(); }
+  /// Whether a model of that file side parsed now for the cache runs the analyses on its own
+  /// tree: a rule read them over that side already, or they were announced for the changed files
+  /// (will_read) and this is the head side of one.
+  bool eager_analyses(const std::string& path, bool base) const;
 
   std::shared_ptr<const change::Change> change_;
   Options options_;
@@ -186,6 +193,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// later parses of that side for the cache run the analyses on their own tree (a side no rule
   /// reads the analyses of, and the uncached reads, never run them).
   std::atomic<bool> analyses_wanted_[2] = {false, false};
+  /// Set by will_read: a source that reads the analyses is announced over the changed files.
+  std::atomic<bool> analyses_announced_{false};
   std::optional<std::vector<std::string>> repo_files_;
   std::vector<Repository> repositories_;
   std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts

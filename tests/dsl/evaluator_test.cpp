@@ -268,6 +268,31 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
       }
 }
 
+TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules that run are announced before the kinds run") {
+  MemoryFacts m;
+  fill(m);
+  auto rule = [](const char* id, const char* body) {
+    return std::string("rule ") + id + " \"r\" {\n" + body +
+           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+  };
+  std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
+                     rule("R1", "for l in lines where l.text ~ /gfx/\n unless exists c in calls(repo) where c.line == l.line") +
+                     rule("R2", "for f in functions(base)\n where exists l in lines(f.file) where l.line == f.line") +
+                     rule("R3", "for c in calls(changed) where c.callee == \"g\"");
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  EvalOptions o;
+  o.only_rules = {"R1", "R2"};  // R3 does not run: its read is not announced
+  evaluate(*r.program, m, o);
+  std::string got;
+  for (const auto& a : m.announced) got += a + " ";
+  // `lines` has the default scope (changed); calls(repo) and lines(f.file) are not announced
+  // (@0: before any query, so before the kinds ran)
+  CHECK(got == "files(changed)@0 functions(base)@0 lines(changed)@0 ");
+  REQUIRE_FALSE(m.events.empty());
+  CHECK(m.events.front() == "query files(changed)");
+}
+
 namespace {
 /// MemoryFacts whose `lines` take `burn` of process CPU time to build (a slow source).
 struct SlowLines : MemoryFacts {

@@ -69,6 +69,8 @@ class MemoryFacts : public Facts {
   /// "query SOURCE(SCOPE)" and "release SOURCE", in call order.
   std::vector<std::string> events;
   RulesetData configured;
+  /// "SOURCE(SCOPE)@N" of every will_read call, in call order; N: how many events came before.
+  std::vector<std::string> announced;
 
   const std::vector<SourceSchema>& schema() const override {
     static const std::vector<SourceSchema> s = test_schema();
@@ -104,6 +106,9 @@ class MemoryFacts : public Facts {
     return out;
   }
   bool is_added(std::string_view, int) const override { return false; }
+  void will_read(const std::string& source, const Scope& scope) override {
+    announced.push_back(source + "(" + scope.describe() + ")@" + std::to_string(events.size()));
+  }
   /// Frees the cached results of `source` (a reference the evaluator kept would dangle: ASan
   /// builds catch a read after release).
   void release(const std::string& source) override {

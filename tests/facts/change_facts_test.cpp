@@ -771,3 +771,32 @@ TEST_CASE("the analyses run on a parse only for the side a rule reads them of, n
   CHECK(dump(base_cases, {"subject", "value"}) == dump(fresh->query("dispatch_cases", kBase), {"subject", "value"}));
   CHECK(base_cases.size() == 2);
 }
+
+TEST_CASE("analyses announced over the changed files run on the first parse of a changed file's head side only", "[facts]") {
+  // An audit's kinds parse every file for added_lines before any rule reads unbound_reads: without
+  // the announcement, each file was parsed again for its analyses (aiter: 12% of the audit's CPU).
+  const std::string head = "def pick(mode):\n    if mode == 'a':\n        v = 1\n    return v\n";
+  ChangeBuilder b;
+  b.file("m.py", "def pick(mode):\n    return 0\n", head);
+  b.unchanged("lib.py", "def helper(x):\n    if x:\n        y = 1\n    return y\n");
+  auto quiet = b.facts();
+  CHECK_FALSE(quiet->query("added_lines", kChanged).empty());
+  CHECK_FALSE(quiet->model("m.py", false)->analyses_ran());  // nothing announced: parsed for its lines
+
+  auto facts = b.facts();
+  facts->will_read("lines", kChanged);            // no analyses: changes nothing
+  facts->will_read("unbound_reads", Scope{Scope::Kind::Repo, {}});  // not the changed scope
+  CHECK_FALSE(facts->query("added_lines", kChanged).empty());
+  CHECK_FALSE(facts->model("m.py", false)->analyses_ran());
+
+  auto told = b.facts();
+  told->will_read("unbound_reads", kChanged);
+  CHECK_FALSE(told->query("added_lines", kChanged).empty());
+  CHECK(told->model("m.py", false)->analyses_ran());         // the changed file, head side
+  CHECK_FALSE(told->model("m.py", true)->analyses_ran());    // its base side: not announced
+  CHECK_FALSE(told->model("lib.py", false)->analyses_ran()); // not a changed file
+  // the same facts as without the announcement
+  CHECK(dump(told->query("unbound_reads", kChanged), {"name", "function"}) ==
+        dump(quiet->query("unbound_reads", kChanged), {"name", "function"}));
+  CHECK(told->query("unbound_reads", kChanged).size() == 1);
+}
