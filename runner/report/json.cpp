@@ -16,7 +16,8 @@ class JsonReporter final : public Reporter {
   JsonReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
   void add(const Finding& f) override { findings_.push_back(f); }
   void finish(const RunInfo& run) override {
-    out_ << dump_json(findings_document(findings_, run, opt_.source)) << '\n';
+    write_findings_document(out_, findings_, run, opt_.source);
+    out_ << '\n';
   }
 
  private:
@@ -45,36 +46,33 @@ json rule_json(const review::dsl::RuleMeta& r) {
           {"source", r.source_file.empty() ? json(nullptr) : json(r.source_file + ":" + std::to_string(r.source_line))}};
 }
 
-}  // namespace
+json finding_json(const Finding& f, const std::string& fingerprint) {
+  json j = {{"rule_id", f.rule_id},
+            {"title", f.rule_title},
+            {"severity", severity_name(f.severity)},
+            {"evidence", evidence_name(f.evidence)},
+            {"tags", f.tags},
+            {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+            {"line", f.line},
+            {"end_line", f.end_line ? f.end_line : f.line},
+            {"column", f.column},
+            {"snippet", f.snippet},
+            {"problem", f.problem},
+            {"impact", f.impact},
+            {"action", f.action},
+            {"witness", f.witness},
+            {"tier", f.tier.empty() ? json(nullptr) : json(f.tier)},
+            {"fingerprint", fingerprint},
+            {"suppressed", f.suppressed}};
+  if (f.suppressed) j["suppression"] = {{"kind", f.suppression_kind}, {"reason", f.suppression_reason}};
+  if (f.pre_existing) j["pre_existing"] = true;
+  if (!f.label.empty()) j["label"] = f.label;
+  if (f.suppressed && f.suppressed_by_change) j["suppression"]["by_change"] = true;
+  return j;
+}
 
-json findings_document(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source) {
-  auto prints = fingerprints(findings, source);
-  json fs = json::array();
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    const Finding& f = findings[i];
-    json j = {{"rule_id", f.rule_id},
-              {"title", f.rule_title},
-              {"severity", severity_name(f.severity)},
-              {"evidence", evidence_name(f.evidence)},
-              {"tags", f.tags},
-              {"file", f.file.empty() ? json(nullptr) : json(f.file)},
-              {"line", f.line},
-              {"end_line", f.end_line ? f.end_line : f.line},
-              {"column", f.column},
-              {"snippet", f.snippet},
-              {"problem", f.problem},
-              {"impact", f.impact},
-              {"action", f.action},
-              {"witness", f.witness},
-              {"tier", f.tier.empty() ? json(nullptr) : json(f.tier)},
-              {"fingerprint", prints[i]},
-              {"suppressed", f.suppressed}};
-    if (f.suppressed) j["suppression"] = {{"kind", f.suppression_kind}, {"reason", f.suppression_reason}};
-    if (f.pre_existing) j["pre_existing"] = true;
-    if (!f.label.empty()) j["label"] = f.label;
-    if (f.suppressed && f.suppressed_by_change) j["suppression"]["by_change"] = true;
-    fs.push_back(std::move(j));
-  }
+// The document with an empty "findings" array.
+json document_without_findings(const std::vector<Finding>& findings, const RunInfo& run) {
   json rules = json::array();
   for (const auto& r : run.rules) rules.push_back(rule_json(r));
   json kinds = json::array();
@@ -96,13 +94,53 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
                       {"cut_by_limits", run.cut_by_limits}}},
           {"kinds", kinds},
           {"notes", run.notes},
-          {"findings", fs},
+          {"findings", json::array()},
           {"rules", rules},
           {"diagnostics", run.diagnostics},
           {"exit_code", run.exit_code}};
   // Present only when the review is incomplete (rule or file, and why; RunInfo::incomplete).
   if (!run.incomplete.empty()) out["incomplete"] = run.incomplete;
   return out;
+}
+
+}  // namespace
+
+json findings_document(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source) {
+  auto prints = fingerprints(findings, source);
+  json out = document_without_findings(findings, run);
+  json& fs = out["findings"];
+  for (std::size_t i = 0; i < findings.size(); ++i) fs.push_back(finding_json(findings[i], prints[i]));
+  return out;
+}
+
+void write_findings_document(std::ostream& out, const std::vector<Finding>& findings, const RunInfo& run,
+                             const SourceLookup& source) {
+  auto prints = fingerprints(findings, source);
+  const std::string doc = dump_json(document_without_findings(findings, run));
+  // "findings" is a member of the top-level object, so its line is indented by two spaces; a
+  // raw newline never occurs inside a dumped string (it is escaped), so this is that line.
+  static const std::string kSlot = "\n  \"findings\": []";
+  const size_t at = doc.find(kSlot);
+  if (findings.empty() || at == std::string::npos) {  // nothing to splice in (npos: never, see above)
+    out << (findings.empty() ? doc : dump_json(findings_document(findings, run, source)));
+    return;
+  }
+  const size_t open = at + kSlot.size() - 1;  // the ']' of "[]"
+  out.write(doc.data(), static_cast<std::streamsize>(open));
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    // each finding dumped on its own, indented as an element of a top-level member (4 spaces)
+    std::string one = dump_json(finding_json(findings[i], prints[i]));
+    out << "\n    ";
+    size_t from = 0;
+    for (size_t nl; (nl = one.find('\n', from)) != std::string::npos; from = nl + 1) {
+      out.write(one.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+      out << "    ";
+    }
+    out.write(one.data() + from, static_cast<std::streamsize>(one.size() - from));
+    if (i + 1 < findings.size()) out << ',';
+  }
+  out << "\n  ";
+  out.write(doc.data() + open, static_cast<std::streamsize>(doc.size() - open));
 }
 
 std::string dump_json(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/report/github.hpp"
+#include "runner/report/json.hpp"
 #include "runner/report/summary.hpp"
 
 using namespace review::report;
@@ -143,4 +144,36 @@ TEST_CASE("hostile: SARIF passes the official validator", "[validator]") {
   INFO(out);
   CHECK((WIFEXITED(status) ? WEXITSTATUS(status) : -1) == 0);
   CHECK(out.find(": 0 errors, 0 warnings\n") != std::string::npos);
+}
+
+TEST_CASE("hostile: the JSON document written finding by finding is the one document, byte for byte") {
+  auto whole = [](const std::vector<Finding>& fs, const RunInfo& run, const SourceLookup& src) {
+    return dump_json(findings_document(fs, run, src));
+  };
+  auto streamed = [](const std::vector<Finding>& fs, const RunInfo& run, const SourceLookup& src) {
+    std::ostringstream out;
+    write_findings_document(out, fs, run, src);
+    return out.str();
+  };
+  // a finding whose strings spell the splice point of the streamed writer
+  Finding spoof = make_finding("S1", "\n  \"findings\": []", Severity::Warn, Evidence::Inferred, "x.py", 3, 0,
+                               "\n  \"findings\": [],\n", "", "");
+  spoof.suppressed = true;
+  spoof.suppression_kind = "inSource";
+  spoof.suppressed_by_change = true;
+  spoof.pre_existing = true;
+  spoof.label = "\n    ]";
+  std::vector<Finding> all = fixed_findings();
+  all.push_back(hostile());
+  all.push_back(spoof);
+  RunInfo incomplete = fixed_run();
+  incomplete.incomplete = {"rule X: stopped by its budget"};
+  incomplete.notes = {"\n  \"findings\": []"};
+  for (const RunInfo& run : {fixed_run(), hostile_run(), incomplete}) {
+    for (const auto& fs : {std::vector<Finding>{}, std::vector<Finding>{spoof}, all}) {
+      std::string w = whole(fs, run, hostile_source());
+      CHECK(streamed(fs, run, hostile_source()) == w);
+      CHECK(json::parse(w)["findings"].size() == fs.size());
+    }
+  }
 }
