@@ -330,9 +330,18 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::load_model(const std::stri
   }
   bool shared = false;
   if (auto m = donor_model(path, base, shared); shared) return m;
+  // the head side by its index (an audit loads every file: a scan per load was quadratic), the
+  // same file as files() names for that path (the first, should a diff list a path twice)
   const ChangedFile* cf = nullptr;
-  for (const auto& f : change_->files)
-    if ((base ? base_path(f) : f.path) == path) cf = &f;
+  if (!base) {
+    cf = change_->find(path);
+  } else {
+    for (const auto& f : change_->files)
+      if (base_path(f) == path) {
+        cf = &f;
+        break;
+      }
+  }
   return parse(path, base, read_text(path, base, cf), analyses);
 }
 
