@@ -1145,7 +1145,46 @@ class Evaluator final : public RuleEngine {
     epoch_[0] = ++serial_;
     memo_.assign(plan->memos, {0, false});
     if (!pass(plan->before)) return;
+    // A condition memoised once for the whole body (a loop-invariant anti-join reading no `for`
+    // variable) must hold for any finding, wherever it is written. When it reads only facts at
+    // hand it is checked now: that costs one look at facts that exist, and when it fails no
+    // binding of the loops can make a finding (E1 over aiter: `unless exists a in files(changed)
+    // where a.path like "aiter/**"` held, and its loops ran 4.6 s for nothing). Its value is
+    // memoised, so the loops do not evaluate it again.
+    auto early = [&](const std::vector<Filter>& fs) {
+      for (const auto& f : fs)
+        if (f.memo >= 0 && f.stage < 0 && at_hand(*f.expr) && !pass({f})) return false;
+      return true;
+    };
+    for (const auto& fp : plan->fors)
+      if (!early(fp.filters)) return;
+    if (!early(plan->after)) return;
     join(body, *plan, 0, nullptr);
+  }
+
+  /// Whether evaluating `e` now reads only facts at hand: each fact source it ranges over was
+  /// queried before over the same scope, a scope that needs no evaluation (changed, base, repo,
+  /// globs, a `let` or repository name), and `pr` was read already.
+  bool at_hand(const Expr& e) {
+    if (e.kind == Expr::Kind::Var && e.text == "pr" && !lookup(e.text) && !pr_loaded_) return false;
+    if (e.domain) {
+      const ast::Domain& d = *e.domain;
+      if (d.list && !d.bare && !at_hand(*d.list)) return false;
+      if (!d.findings && !list_domain(d)) {
+        if (d.source == "pr") {
+          if (!pr_loaded_) return false;
+        } else {
+          if (d.scope.kind == ast::ScopeExpr::Kind::Expr) {
+            const Expr& x = *d.scope.expr;
+            if (x.kind != Expr::Kind::Var || !x.path.empty() || lookup(x.text)) return false;
+          }
+          if (!cache_.count(query_key(d.source, scope_of(d.scope)))) return false;
+        }
+      }
+    }
+    for (const auto& k : e.kids)
+      if (!at_hand(*k)) return false;
+    return true;
   }
 
   void join(const ast::Rule& r, const RulePlan& plan, size_t i, FactPtr first) {

@@ -20,7 +20,10 @@
 //  - loop-invariant anti-joins: a condition with an exists/count binder stays where it was
 //    written (moving it before a `for` could scan for bindings that `for` never makes), but
 //    when it reads nothing bound by the innermost `for`s around it, its value is memoised per
-//    binding of the last `for` it reads (Filter::memo; `(once per v)` in explain);
+//    binding of the last `for` it reads (Filter::memo; `(once per v)` in explain); one that
+//    reads no `for` variable at all (`(once)`) is checked before the loops at run time when
+//    the facts it reads are at hand (queried already over the same scope): failing, the rule
+//    makes no binding (the evaluator's `early` check in run_body);
 //  - a regex set: a `for`/`exists` over a whole-tree scope whose `where` has no key but a
 //    conjunct `v.f ~ /R/` (no holes) reads the facts R matches, found for every such regex of
 //    the program at once (one RE2::Set pass per fact instead of one regex per rule per fact);

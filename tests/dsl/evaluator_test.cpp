@@ -293,6 +293,40 @@ TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules t
   CHECK(m.events.front() == "query files(changed)");
 }
 
+TEST_CASE("evaluator: a loop-invariant anti-join over facts at hand is checked before the loops") {
+  // files(changed) is at hand (the kind read it); the unless reads no `for` variable, so when it
+  // holds the loops never run and `lines` is never read; when it fails the findings are those
+  // of the nested loops, and an anti-join over facts not read yet waits for a binding.
+  auto run = [](const std::string& unless, const std::string& when_kind) {
+    MemoryFacts m;
+    fill(m);
+    m.add("calls", "a.py", 1, {{"callee", "g"}, {"function", "f"}});
+    std::string text = "kind k \"k\" when exists f in files(changed) where f.path " + when_kind + "\n" +
+                       "rule R \"r\" {\n for l in lines(changed) where l.text ~ /gfx/\n unless " + unless +
+                       "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+    auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    auto res = evaluate(*r.program, m);
+    std::string out;
+    for (const auto& f : res.findings) out += f.file + ":" + std::to_string(f.line) + " ";
+    return std::make_pair(out, m.query_count);
+  };
+  // holds: no finding, and the loops' source is never read
+  auto [held, held_queries] = run("exists a in files(changed) where a.path like \"b/**\"", "== \"a.py\"");
+  CHECK(held.empty());
+  CHECK(held_queries.count("lines(changed)") == 0);
+  CHECK(held_queries["files(changed)"] == 1);
+  // fails: every binding of the loops is checked as before
+  auto [failed, failed_queries] = run("exists a in files(changed) where a.path like \"z/**\"", "== \"a.py\"");
+  CHECK(failed == "a.py:1 b/c.py:7 ");
+  CHECK(failed_queries["lines(changed)"] == 1);
+  // not at hand (calls were never read): the loops run first, as written
+  auto [later, later_queries] = run("exists c in calls(changed) where c.callee == \"g\"", "== \"a.py\"");
+  CHECK(later.empty());
+  CHECK(later_queries["lines(changed)"] == 1);
+  CHECK(later_queries["calls(changed)"] == 1);
+}
+
 namespace {
 /// MemoryFacts whose `lines` take `burn` of process CPU time to build (a slow source).
 struct SlowLines : MemoryFacts {
