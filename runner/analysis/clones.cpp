@@ -1,5 +1,7 @@
 #include "runner/analysis/clones.hpp"
 
+#include "runner/analysis/parallel_for.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -730,28 +732,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
       }
     }
   };
-  {
-    std::atomic<size_t> next{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    std::mutex error_mu;
-    auto work = [&] {
-      for (size_t f; !failed && (f = next++) < count;) {
-        try {
-          scan(f);
-        } catch (...) {  // the loader's: passed on to the caller
-          std::lock_guard lock(error_mu);
-          if (!error) error = std::current_exception();
-          failed = true;
-        }
-      }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < std::min<size_t>(std::max(1u, opts.jobs), count); ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
-    if (error) std::rethrow_exception(error);
-  }
+  parallel_for(count, opts.jobs, scan);  // the loader's exception, if any, reaches the caller
   for (const auto& file_hits : hits)
     for (const Hit& h : file_hits) {
       ++blank_count[h.blank];

@@ -1,5 +1,7 @@
 #include "runner/facts/change_facts.hpp"
 
+#include "runner/analysis/parallel_for.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -362,14 +364,7 @@ void parse_in_batches(const std::vector<Ref>& todo, unsigned jobs, size_t batch,
     std::vector<std::optional<std::string>> texts;
     for (size_t i = start; i < end; ++i) texts.push_back(read(todo[i]));
     std::vector<std::shared_ptr<const lang::SourceModel>> out(end - start);
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i; (i = next++) < out.size();) out[i] = parse(todo[start + i], std::move(texts[i]));
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < std::min<size_t>(jobs, out.size()); ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
+    analysis::parallel_for(out.size(), jobs, [&](size_t i) { out[i] = parse(todo[start + i], std::move(texts[i])); });
     sink(start, out);
   }
 }
@@ -454,14 +449,7 @@ void ChangeFacts::prefetch_analyses(const std::vector<FileRef>& refs) {
       if (it != models_.end() && it->second) ms.push_back(it->second);
     }
   }
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < ms.size();) ms[i]->branch_chains();  // runs both analyses once
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::min<size_t>(jobs, ms.size()); ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+  analysis::parallel_for(ms.size(), jobs, [&](size_t i) { ms[i]->branch_chains(); });  // runs both analyses once
 }
 
 bool ChangeFacts::eager_analyses(const std::string& path, bool base) const {
