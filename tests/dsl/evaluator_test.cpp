@@ -26,6 +26,12 @@ void fill(MemoryFacts& m) {
   m.add("lines", "a.py", 1, {{"text", "old"}, {"added", Value(false)}}, /*base=*/true);
 }
 
+/// The text of rule `id` with `body` and fixed messages and example.
+std::string rule(const char* id, const char* body) {
+  return std::string("rule ") + id + " \"r\" {\n" + body +
+         "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
+}
+
 std::string eval_rule(const std::string& body, MemoryFacts* out_facts = nullptr) {
   std::string text = "let pyfiles = \"**/*.py\"\nlet names = [\"y\", \"z\"]\nkind perf \"p\" when pr.title ~ /(?i)speed/\n"
                      "rule R \"r\" {\n" + body +
@@ -233,10 +239,6 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
   fill(m);
   m.add("functions", "a.py", 1, {{"name", "f"}});
   m.add("calls", "a.py", 2, {{"callee", "g"}});
-  auto rule = [](const char* id, const char* body) {
-    return std::string("rule ") + id + " \"r\" {\n" + body +
-           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
-  };
   std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
                      rule("R1", "for l in lines(changed) where l.text ~ /gfx/") +
                      rule("R2", "for f in functions(changed)\n where exists l in lines(changed) where l.function == f.name") +
@@ -271,10 +273,6 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
 TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules that run are announced before the kinds run") {
   MemoryFacts m;
   fill(m);
-  auto rule = [](const char* id, const char* body) {
-    return std::string("rule ") + id + " \"r\" {\n" + body +
-           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
-  };
   std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
                      rule("R1", "for l in lines where l.text ~ /gfx/\n unless exists c in calls(repo) where c.line == l.line") +
                      rule("R2", "for f in functions(base)\n where exists l in lines(f.file) where l.line == f.line") +
@@ -351,10 +349,6 @@ TEST_CASE("evaluator: timings charge a source's build to the source and list eve
   SlowLines m;
   m.burn = std::chrono::milliseconds(60);
   fill(m);
-  auto rule = [](const char* id, const char* body) {
-    return std::string("rule ") + id + " \"r\" {\n" + body +
-           "\n  problem \"p\"\n  impact \"i\"\n  action \"Author must\"\n  example bad text \"x\"\n}\n";
-  };
   std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
                      rule("R1", "for l in lines(changed) where l.text ~ /gfx/") +
                      rule("R2", "for l in lines(changed) where l.added") + rule("R3", "for f in files(changed)");
