@@ -3,15 +3,11 @@
 #include "runner/analysis/parallel_for.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -49,7 +45,7 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 // A block's tokens without filler, with what the search needs per token.
 // Self-contained: once made, the search never reads the block's CloneTokens (40 bytes each and
-// their texts), so a caller may free them; this keeps 21 bytes per token, 13 once the seeds are
+// their texts), so a caller may free them; this keeps 30 bytes per token, 22 once the seeds are
 // made (exact freed).
 struct Seq {
   std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)

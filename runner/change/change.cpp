@@ -121,7 +121,7 @@ const ChangedFile* PathIndex::find(const std::vector<ChangedFile>& files, const 
     data_ = files.data();
     size_ = files.size();
   };
-  if (files.data() != data_ || files.size() != size_ || (at_.empty() && !files.empty())) build();
+  if (files.data() != data_ || files.size() != size_) build();
   auto it = at_.find(path);
   if (it != at_.end() && files[it->second].path != path) {  // a path edited in place: look again
     build();
