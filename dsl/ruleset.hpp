@@ -122,6 +122,10 @@ struct EvalOptions {
   /// When non-empty, only these rule ids report findings (rules whose findings they read still
   /// run, silently).
   std::vector<std::string> only_rules;
+  /// Rules that do not run and report nothing (`--exclude-rule`, a configuration's `severity:
+  /// off`), unless a rule that runs reads their findings through `findings("tag")`: then they run
+  /// silently, as with only_rules. Applied after only_rules.
+  std::vector<std::string> skip_rules;
   /// Test-only: false evaluates every rule as written (nested loops over whole fact lists, no
   /// index, no condition moved), the reference that planned evaluation must equal.
   bool use_plan = true;

@@ -157,18 +157,20 @@ void release_before(RuleEngine& engine, std::map<std::string, long>& last_reader
 EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine) {
   EvalResult out;
   std::set<std::string> wanted(opts.only_rules.begin(), opts.only_rules.end());
+  std::set<std::string> skipped(opts.skip_rules.begin(), opts.skip_rules.end());
+  auto reports = [&](const ast::Rule& r) { return (wanted.empty() || wanted.count(r.id)) && !skipped.count(r.id); };
   std::set<std::string> needed_tags;
-  if (!wanted.empty()) {
-    // rules whose findings a wanted rule reads must still run (readers run after writers, so
+  if (!wanted.empty() || !skipped.empty()) {
+    // rules whose findings a reported rule reads must still run (readers run after writers, so
     // walk the order backwards)
     for (auto it = p.rules.rbegin(); it != p.rules.rend(); ++it) {
-      bool run = wanted.count(it->rule->id) > 0;
+      bool run = reports(*it->rule);
       for (const auto& t : it->rule->tags) run = run || needed_tags.count(t);
       if (run) collect_tags(*it->rule, needed_tags);
     }
   }
   auto runs = [&](const ast::Rule& r, bool& report) {
-    report = wanted.empty() || wanted.count(r.id);
+    report = reports(r);
     bool feeds = false;
     for (const auto& t : r.tags) feeds = feeds || needed_tags.count(t);
     return report || feeds;

@@ -199,6 +199,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     };
     bool bad = false;
     for (const auto& id : opts.only_rules) bad = unknown(id, "--rule") || bad;
+    for (const auto& id : opts.skip_rules) bad = unknown(id, "--exclude-rule") || bad;
     for (const auto& [id, sev] : opts.severity_overrides) bad = unknown(id, "the configuration's `severity:`") || bad;
     if (bad) return 2;
   }
@@ -346,6 +347,10 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   pipeline::ReviewOptions po;
   po.eval.rule_budget = std::chrono::milliseconds(opts.rule_budget_ms);
   po.eval.only_rules = opts.only_rules;
+  // A rule turned off (--exclude-rule, `severity: ID: off`) is not evaluated at all.
+  po.eval.skip_rules = opts.skip_rules;
+  for (const auto& [id, sev] : opts.severity_overrides)
+    if (sev == "off") po.eval.skip_rules.push_back(id);
   po.eval.on_rule = [&progress](const std::string& id, size_t i, size_t n) { progress.rule(id, i, n); };
   po.eval.memory_exceeded = &memory.exceeded();
   dsl::EvalTimings timings;

@@ -54,6 +54,7 @@ struct ReviewOptions {
   bool allow_incomplete = false;
   bool stderr_is_tty = false;               ///< progress of long runs is redrawn in place
   std::vector<std::string> only_rules;      ///< --rule ID (repeatable)
+  std::vector<std::string> skip_rules;      ///< --exclude-rule ID (repeatable)
   std::vector<std::string> exclude;         ///< globs: findings in these paths are dropped (config)
   std::map<std::string, std::string> severity_overrides;  ///< rule id -> block|warn|note|off (config)
   /// Where rulesets given as paths and the baseline are read (--policy-from: a revision);

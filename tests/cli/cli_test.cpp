@@ -60,6 +60,18 @@ TEST_CASE("--fail-on decides the exit code") {
             .exit_code == 1);
 }
 
+TEST_CASE("--exclude-rule turns a rule off; an unknown id is an error") {
+  auto all = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--color", "never"});
+  REQUIRE(all.out.find("[PRINT1]") != std::string::npos);
+  auto off = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--color", "never", "--exclude-rule", "PRINT1"});
+  CHECK(off.out.find("[PRINT1]") == std::string::npos);
+  CHECK(off.out.find("[TODO1]") != std::string::npos);
+  CHECK(off.exit_code == 0);  // PRINT1 was the only block
+  auto typo = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--exclude-rule", "PRINT9"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("--exclude-rule names rule `PRINT9`, which no loaded ruleset has") != std::string::npos);
+}
+
 TEST_CASE("--title sets pull-request metadata; --format json=FILE and --sarif FILE write files") {
   fs::path dir = fs::temp_directory_path() / ("review-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);

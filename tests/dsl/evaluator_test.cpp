@@ -291,6 +291,44 @@ TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules t
   CHECK(m.events.front() == "query files(changed)");
 }
 
+TEST_CASE("evaluator: a skipped rule is not evaluated, unless a rule that runs reads its findings") {
+  auto run = [](std::vector<std::string> skip) {
+    MemoryFacts m;
+    fill(m);
+    std::string text = rule("R1", "  tags \"r1\"\n  for f in files(changed) where f.path == \"a.py\"") +
+                       rule("R2", "for l in lines where l.text ~ /gfx/") +
+                       rule("R3", "for x in findings(\"r1\")");
+    auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    EvalOptions o;
+    o.skip_rules = std::move(skip);
+    auto out = evaluate(*r.program, m, o);
+    std::string got;
+    for (const auto& f : out.findings) got += f.rule_id + " ";
+    std::string queried;
+    for (const auto& e : m.events)
+      if (e.rfind("query ", 0) == 0) queried += e.substr(6) + " ";
+    return std::make_pair(got, queried);
+  };
+  auto all = run({});
+  REQUIRE(all.first.find("R2") != std::string::npos);
+  REQUIRE(all.first.find("R3") != std::string::npos);
+  // R2 off: no finding, and lines are never read
+  auto no_r2 = run({"R2"});
+  CHECK(no_r2.first.find("R2") == std::string::npos);
+  CHECK(no_r2.second.find("lines(") == std::string::npos);
+  CHECK(no_r2.first.find("R3") != std::string::npos);
+  // R1 off: R3 reads its findings, so R1 still runs, silently
+  auto no_r1 = run({"R1"});
+  CHECK(no_r1.first.find("R1") == std::string::npos);
+  CHECK(no_r1.first.find("R3") != std::string::npos);
+  CHECK(no_r1.second.find("files(changed)") != std::string::npos);
+  // R1 and R3 off: nothing reads R1's findings any more, so files are never read
+  auto no_r13 = run({"R1", "R3"});
+  CHECK(no_r13.first == "R2 R2 ");
+  CHECK(no_r13.second.find("files(") == std::string::npos);
+}
+
 TEST_CASE("evaluator: a loop-invariant anti-join over facts at hand is checked before the loops") {
   // files(changed) is at hand (the kind read it); the unless reads no `for` variable, so when it
   // holds the loops never run and `lines` is never read; when it fails the findings are those
