@@ -7,7 +7,8 @@
 # (every copy of a function clones every other copy: 32,985 findings at 1x, 460,156 at 4x):
 # EXCLUDE_RULES (default "D9", space-separated; "" keeps every rule) are turned off with
 # --exclude-rule. The memory ceiling is 90% of the machine (the default 50% would stop a 16x run).
-#   bench/scale.sh CHECKOUT [K...]        (RULESET overrides the ruleset; BUILD_DIR or RUNNER)
+#   bench/scale.sh CHECKOUT [K...]        (RULESET overrides the ruleset; BUILD_DIR or RUNNER;
+#                                          KEEP=DIR keeps each run's JSON as DIR/kK.json)
 # Vendored trees (3rdparty/, third_party/) are left out, as the runner's default skip globs do.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,5 +50,6 @@ for k in "${ks[@]}"; do
         pk, k, c/pc, m/pm, k/pk, log(c/pc)/log(k/pk), log(m/pm)/log(k/pk) }'
   fi
   prev="$k $cpu $m"
+  if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$tmp/out.json" "$KEEP/k$k.json"; fi
   rm -rf "$repo"
 done
