@@ -3,10 +3,12 @@
 # checkout's Python files (K = 1, 4, 16 by default), each copy under a renamed top folder
 # (copy0/, copy1/, ...), committed once into a temp git repository. Prints CPU (user+system),
 # wall and peak RSS per K, CPU and memory per copy, and the slope between consecutive sizes
-# (1.0 = linear). Copies are exact, so the clone rule's output is quadratic in K by construction
-# (every copy of a function clones every other copy: 32,985 findings at 1x, 460,156 at 4x):
-# EXCLUDE_RULES (default "D9", space-separated; "" keeps every rule) are turned off with
-# --exclude-rule. The memory ceiling is 90% of the machine (the default 50% would stop a 16x run).
+# (1.0 = linear). Copies are exact, so two rules' output is quadratic in K by construction: D9
+# (clones: every copy of a function clones every other copy) and B6 (a routing value against every
+# dispatch site on its subject: every copy's value meets every copy's sites). With both, 1x gave
+# 32,985 findings and 4x 460,156; B6 alone went from 26,894 to 436,040. EXCLUDE_RULES (default
+# "D9 B6", space-separated; "" keeps every rule) are turned off with --exclude-rule. The memory
+# ceiling is 90% of the machine (the default 50% would stop a 16x run).
 #   bench/scale.sh CHECKOUT [K...]        (RULESET overrides the ruleset; BUILD_DIR or RUNNER;
 #                                          KEEP=DIR keeps each run's JSON as DIR/kK.json)
 # Vendored trees (3rdparty/, third_party/) are left out, as the runner's default skip globs do.
@@ -19,11 +21,11 @@ ks=("$@")
 runner=${RUNNER:-${BUILD_DIR:-$here/build}/runner}
 ruleset=${RULESET:-atom}
 excluded=()
-for r in ${EXCLUDE_RULES-D9}; do excluded+=(--exclude-rule "$r"); done
+for r in ${EXCLUDE_RULES-D9 B6}; do excluded+=(--exclude-rule "$r"); done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$checkout" && git ls-files -- '*.py' ':!:**/3rdparty/**' ':!:**/third_party/**' ':!:3rdparty/**' ':!:third_party/**') >"$tmp/files"
-echo "excluded rules: ${EXCLUDE_RULES-D9}"
+echo "excluded rules: ${EXCLUDE_RULES-D9 B6}"
 echo "checkout $checkout @ $(git -C "$checkout" rev-parse --short=10 HEAD): $(wc -l <"$tmp/files") .py files, $(cd "$checkout" && xargs cat <"$tmp/files" | wc -c) bytes a copy"
 printf "%-4s %9s %9s %9s %12s %12s %s\n" k cpu_s wall_s rss_mib cpu_s/copy mib/copy load
 prev=""
