@@ -120,7 +120,7 @@ uint64_t digest(const std::vector<Input>& in) {
       for (const auto& a : x.args) mix(a);
       for (const auto& [k, v] : x.kwargs) { mix(k); mix(v); } }
     for (const auto& x : m->assignments) { mix(x.target); mix(x.value); mix(x.op); mix(x.function); mix(x.cls); mix(x.text); num(x.line); }
-    for (const auto& x : m->statements) { mix(x.kind); mix(x.text); mix(x.code); mix(x.function); num(x.line); num(x.end_line); num(x.header_end); }
+    for (const auto& x : m->statements) { mix(x.kind); mix(x.text); mix(review::lang::statement_code(*m, x)); num(x.column); mix(x.function); num(x.line); num(x.end_line); num(x.header_end); }
     for (const auto& x : m->imports) { mix(x.module); num(x.line); for (const auto& n : x.names) mix(n); }
   }
   return h;
@@ -199,10 +199,10 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   size_t st = vec(m.statements), st_text = 0;
   for (const auto& x : m.statements) {
     st += heap(x.kind) + heap(x.function);
-    st_text += heap(x.text) + heap(x.code);
+    st_text += heap(x.text);
   }
   b.add("statements", st);
-  b.add("statements.text+code", st_text);
+  b.add("statements.text", st_text);
   size_t im = vec(m.imports);
   for (const auto& x : m.imports) im += heap(x.module) + strs(x.names);
   b.add("imports", im);

@@ -191,6 +191,8 @@ std::pair<uint32_t, uint32_t> Builder::add_statement(TSNode n, std::string_view 
     e = h;
   }
   s.text = std::string(source.substr(a, e - a));
+  size_t nl = a == 0 ? std::string_view::npos : source.rfind('\n', a - 1);
+  s.column = static_cast<int>(nl == std::string_view::npos ? a : a - nl - 1);
   s.header_end = s.line;
   for (char ch : s.text) s.header_end += ch == '\n';
   model.statements.push_back(std::move(s));
@@ -311,6 +313,28 @@ const std::vector<analysis::BranchChain>& SourceModel::branch_chains() const {
   static const std::vector<analysis::BranchChain> kNone;
   const Lazy* z = ensure_analyses(*this);
   return z ? z->branch_chains : kNone;
+}
+
+std::string statement_code(const SourceModel& m, const Statement& s) {
+  std::string out;
+  out.reserve(s.text.size());
+  size_t from = 0;
+  for (int line = s.line;; ++line) {
+    size_t nl = s.text.find('\n', from);
+    std::string_view seg = std::string_view(s.text).substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+    // a CRLF file: the segment keeps its '\r', which the lines (and their code) do not
+    bool cr = !seg.empty() && seg.back() == '\r';
+    std::string_view body = cr ? seg.substr(0, seg.size() - 1) : seg;
+    size_t col = line == s.line ? static_cast<size_t>(s.column) : 0;
+    const LineInfo* li = line >= 1 && static_cast<size_t>(line) <= m.lines.size() ? &m.lines[line - 1] : nullptr;
+    if (li && col + body.size() <= li->code.size()) out.append(li->code, col, body.size());
+    else out.append(body);
+    if (cr) out += '\r';
+    if (nl == std::string::npos) break;
+    out += '\n';
+    from = nl + 1;
+  }
+  return out;
 }
 
 std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::string_view text,

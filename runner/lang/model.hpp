@@ -90,7 +90,7 @@ struct Assignment {
 struct Statement {
   std::string kind;           ///< tree-sitter node type ("expression_statement", "if_statement")
   std::string text;           ///< simple statements: whole text; compound ones: the header lines
-  std::string code;           ///< `text` with comments and string contents blanked
+  int column = 0;             ///< 0-based byte column of `text` on `line` (statement_code reads it)
   int line = 0, end_line = 0; ///< end_line covers the whole statement, body included
   int header_end = 0;         ///< last line of `text`
   std::string function;
@@ -242,6 +242,11 @@ struct AnalyzeOptions {
 /// `opts.max_bytes` or containing NUL bytes is returned with skipped = true and a note.
 std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::string_view text,
                                                 const AnalyzeOptions& opts = {});
+
+/// `s.text` with comments and string contents blanked (column-preserving, as LineInfo::code):
+/// cut from the blanked lines of `m` that `s.text` spans, so models do not keep a second copy of
+/// every statement's text. A line `m` has no LineInfo for keeps its text as is.
+std::string statement_code(const SourceModel& m, const Statement& s);
 
 /// Splits text into lines (LF or CRLF; a final line without newline counts; "" -> no lines).
 std::vector<std::string> split_lines(std::string_view text);

@@ -262,7 +262,7 @@ TEST_CASE("python statements: kinds, header text for compound statements, code",
   CHECK_FALSE(m->lines[1].in_loop);
   auto m2 = py("y = 'del self.w'\n");
   REQUIRE(m2->statements.size() == 1);
-  CHECK(m2->statements[0].code == "y = '          '");
+  CHECK(statement_code(*m2, m2->statements[0]) == "y = '          '");
 }
 
 TEST_CASE("python syntax errors still yield facts", "[python]") {

@@ -39,14 +39,11 @@ class CppWalker {
     TSTreeCursor c = ts_tree_cursor_new(root);
     visit(&c, Ctx{}, "", nullptr, 0);
     ts_tree_cursor_delete(&c);
-    for (size_t i = 0; i < stmt_ranges_.size(); ++i)
-      b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
     finish_handlers();
   }
 
  private:
   Builder& b_;
-  std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
   std::vector<std::pair<int, std::pair<uint32_t, uint32_t>>> pending_handlers_;  ///< index, body bytes
 
   static bool is_container(std::string_view t) {
@@ -141,7 +138,7 @@ class CppWalker {
   void statement(TSNode n, std::string_view type, const Ctx& ctx) {
     TSNode body = field(n, "body");
     if (ts_node_is_null(body)) body = field(n, "consequence");
-    stmt_ranges_.push_back(b_.add_statement(n, type, ctx, body));
+    b_.add_statement(n, type, ctx, body);
   }
 
   // The identifier a declarator declares ("*p" -> "p", "a[3]" -> "a", "f(int)" -> "f").

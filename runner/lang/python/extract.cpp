@@ -65,14 +65,11 @@ class PyWalker {
     TSTreeCursor c = ts_tree_cursor_new(root);
     visit(&c, Ctx{}, kOther, 0);
     ts_tree_cursor_delete(&c);
-    for (size_t i = 0; i < stmt_ranges_.size(); ++i)
-      b_.model.statements[i].code = b_.code_range(stmt_ranges_[i].first, stmt_ranges_[i].second);
   }
 
  private:
   Builder& b_;
   std::vector<std::string> pending_decorators_;
-  std::vector<std::pair<uint32_t, uint32_t>> stmt_ranges_;
 
   void visit_children(TSTreeCursor* c, const Ctx& inner, Kind type, int depth) {
     if (!ts_tree_cursor_goto_first_child(c)) return;
@@ -156,7 +153,7 @@ class PyWalker {
     TSNode body = field(def, "body");
     if (ts_node_is_null(body)) body = field(def, "consequence");
     if (!ts_node_is_null(body) && !is(type_of(body), "block")) body = TSNode{};
-    stmt_ranges_.push_back(b_.add_statement(n, type, ctx, body));
+    b_.add_statement(n, type, ctx, body);
   }
 
   void decorators(TSNode n) {
