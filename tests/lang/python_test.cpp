@@ -263,6 +263,15 @@ TEST_CASE("python statements: kinds, header text for compound statements, code",
   auto m2 = py("y = 'del self.w'\n");
   REQUIRE(m2->statements.size() == 1);
   CHECK(statement_code(*m2, m2->statements[0]) == "y = '          '");
+  // cut from the lines' blanked text: a statement that starts mid-line, one over several lines
+  // of a CRLF file (the text keeps its '\r', the lines do not)
+  auto m3 = py("if x: y = \"s\"  # c\r\nz = (1 +  # d\r\n  \"q\")\r\n");
+  REQUIRE(m3->statements.size() == 3);
+  CHECK(m3->statements[1].text == "y = \"s\"");
+  CHECK(m3->statements[1].column == 6);
+  CHECK(statement_code(*m3, m3->statements[1]) == "y = \" \"");
+  CHECK(m3->statements[2].text == "z = (1 +  # d\r\n  \"q\")");
+  CHECK(statement_code(*m3, m3->statements[2]) == "z = (1 +     \r\n  \" \")");
 }
 
 TEST_CASE("python syntax errors still yield facts", "[python]") {
