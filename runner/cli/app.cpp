@@ -252,7 +252,7 @@ int run(int argc, char** argv) {
   app.add_option("--rule", o.only_rules, "Report only this rule id (repeatable; default: every rule)")->group(g_out);
   app.add_option("--exclude-rule", o.skip_rules,
                  "Do not run this rule id (repeatable; like `severity: ID: off` in the configuration; a rule "
-                 "whose findings another rule reads still runs, silently)")->group(g_out);
+                 "whose findings another rule reads still runs, silently; default: none)")->group(g_out);
   auto* g_gh = "GitHub";
   app.add_option("--check-run", o.check_run, "Publish a check run of this NAME on the head commit (needs checks: write; default: none)")->group(g_gh);
   app.add_flag("--comment", o.comment, "Keep one verdict comment on the pull request, updated in place")->group(g_gh);
