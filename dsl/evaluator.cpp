@@ -258,6 +258,24 @@ class Evaluator final : public RuleEngine {
   RulePlan naive_;
   std::vector<uint64_t> epoch_;                      ///< see run_body
   std::vector<std::pair<uint64_t, bool>> memo_;      ///< Filter::memo slot -> (epoch, value)
+  /// Filter::table slot -> the filter's value by the values of the names it reads. An entry
+  /// keeps those values (facts, lists), so the addresses in its key stay theirs.
+  struct Tabled {
+    bool value = false;
+    std::vector<Value> kept;
+  };
+  struct Table {
+    std::unordered_map<std::string, Tabled> entries;
+    size_t lookups = 0, hits = 0;
+    bool off = false;  ///< too few hits to pay for the keys: evaluated every time from then on
+  };
+  std::vector<Table> tables_;
+  /// Entries a table takes at most (then the filter is evaluated every time): a table keyed by
+  /// something unique per binding would otherwise grow with the loops.
+  static constexpr size_t kMaxTabled = size_t{1} << 18;
+  /// After this many lookups a table that answered fewer than one in kMinHitShare is dropped.
+  static constexpr size_t kTableTrial = 4096;
+  static constexpr size_t kMinHitShare = 8;
   uint64_t serial_ = 0;
   std::map<std::string, bool> kinds_;
   std::map<std::string, Value::List> by_tag_;
@@ -1116,12 +1134,58 @@ class Evaluator final : public RuleEngine {
         const uint64_t at = epoch_[static_cast<size_t>(f.stage + 1)];
         if (m.first != at) m = {at, eval(*f.expr).truthy()};
         v = m.second;
+      } else if (f.table >= 0 && static_cast<size_t>(f.table) < tables_.size() &&
+                 !tables_[static_cast<size_t>(f.table)].off) {
+        v = tabled(f);
       } else {
         v = eval(*f.expr).truthy();
       }
       if (v == f.negate) return false;
     }
     return true;
+  }
+
+  /// The value of tabled filter `f` (Filter::table): looked up by the values of the names it
+  /// reads (a fact or list by its address, kept alive by the entry; a scalar by its text),
+  /// evaluated and stored on a miss. A table whose keys do not repeat (fewer than one hit in
+  /// kMinHitShare after kTableTrial lookups) is dropped and the filter evaluated as written.
+  bool tabled(const Filter& f) {
+    std::string key;
+    std::vector<Value> kept;
+    kept.reserve(f.reads.size());
+    for (const auto& name : f.reads) {
+      const Value* b = lookup(name);
+      Value v = b ? *b : resolve(name, {});
+      if (v.is_fact()) {
+        key += 'f' + std::to_string(reinterpret_cast<uintptr_t>(v.as_fact().get()));
+      } else if (v.is_list()) {
+        key += 'l' + std::to_string(reinterpret_cast<uintptr_t>(&v.as_list()));
+      } else if (v.is_string()) {
+        key += 's' + std::to_string(v.as_string().size()) + ':' + v.as_string();
+      } else if (v.is_int()) {
+        key += 'i' + std::to_string(v.as_int());
+      } else if (v.is_bool()) {
+        key += v.as_bool() ? "t" : "F";
+      } else {
+        key += 'n';
+      }
+      key += '\1';
+      if (v.is_fact() || v.is_list()) kept.push_back(std::move(v));
+    }
+    Table& t = tables_[static_cast<size_t>(f.table)];
+    ++t.lookups;
+    if (auto it = t.entries.find(key); it != t.entries.end()) {
+      ++t.hits;
+      return it->second.value;
+    }
+    bool value = eval(*f.expr).truthy();
+    if (t.lookups >= kTableTrial && t.hits * kMinHitShare < t.lookups) {
+      t.off = true;  // keys that (almost) never repeat: stop paying for them
+      t.entries = {};
+      return value;
+    }
+    if (t.entries.size() < kMaxTabled) t.entries.emplace(std::move(key), Tabled{value, std::move(kept)});
+    return value;
   }
 
   /// Runs the rule's main body, then each `also` body (the union of their findings), each from
@@ -1146,6 +1210,7 @@ class Evaluator final : public RuleEngine {
     epoch_.assign(body.fors.size() + 1, 0);
     epoch_[0] = ++serial_;
     memo_.assign(plan->memos, {0, false});
+    tables_.assign(plan->tables, {});
     if (!pass(plan->before)) return;
     // A condition memoised once for the whole body (a loop-invariant anti-join reading no `for`
     // variable) must hold for any finding, wherever it is written. When it reads only facts at

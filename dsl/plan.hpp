@@ -133,6 +133,13 @@ struct Filter {
   /// capture, so reusing the value changes nothing but the work.
   int memo = -1;
   int stage = -1;
+  /// A condition that scans and is not loop-invariant (memo < 0) but binds no capture: its
+  /// value is a function of the names it reads (`reads`), so it is tabled by their values
+  /// (`table` >= 0: its slot in RulePlan::tables; -1: not tabled). B6's `unless exists e in
+  /// lines(changed) where e.file == s.file and e.code ~ /…{val}…/ and e.function == s.function`
+  /// is asked once per (s, val), not once per (n, s): in an audit many n share a val.
+  int table = -1;
+  std::vector<std::string> reads;
 };
 
 /// What the evaluator does at each `for`: look up or scan, then check `filters` in order.
@@ -149,6 +156,7 @@ struct RulePlan {
   std::vector<ForPlan> fors;
   std::vector<Filter> after;
   size_t memos = 0;   ///< how many filters are memoised (Filter::memo)
+  size_t tables = 0;  ///< how many filters are tabled by value (Filter::table)
 };
 
 struct PlannedRule {

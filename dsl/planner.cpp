@@ -536,7 +536,20 @@ class Planner {
         captures(*f.expr, c);
         if (!c.empty()) continue;
         int s = stage(*f.expr);
-        if (s >= inner) continue;
+        if (s >= inner) {
+          // Not loop-invariant: tabled by the values of what it reads (the binder's own
+          // variable is not among them; lets, `pr` and sources are, harmlessly), when it leaves
+          // out one of the `for` variables bound where it is checked: reading them all, its key
+          // would be new at every binding.
+          std::set<std::string> names;
+          refs(*f.expr, names);
+          bool all = true;
+          for (int k = 0; k <= inner && k < n; ++k) all = all && names.count(r.fors[static_cast<size_t>(k)].var) > 0;
+          if (all) continue;
+          f.reads.assign(names.begin(), names.end());
+          f.table = static_cast<int>(out.tables++);
+          continue;
+        }
         f.stage = s;
         f.memo = static_cast<int>(out.memos++);
       }
@@ -606,6 +619,11 @@ class Planner {
 std::string filter_text(const ast::Rule& r, const Filter& f) {
   std::string s = (f.negate ? "unless " : "") + ast::dump(*f.expr);
   if (f.memo >= 0) s += f.stage < 0 ? "  (once)" : "  (once per " + r.fors[static_cast<size_t>(f.stage)].var + ")";
+  if (f.table >= 0) {
+    std::string names;
+    for (const auto& n : f.reads) names += (names.empty() ? "" : ", ") + n;
+    s += "  (once per value of " + names + ")";
+  }
   return f.moved ? s + "  (moved)" : s;
 }
 
