@@ -119,7 +119,16 @@ const std::string kRules =
          "{l.file}:{l.line} {l.code} {fn.name}") +
     rule("FALLBACK", "  for l in lines(changed) where l.code ~ /^(?P<s>[^a-z]*)/\n"
                      "  unless exists e in lines(l.file) where e.code ~ /^{s}[a-z]/ and e.line > l.line",
-         "{l.file}:{l.line} [{s}]");
+         "{l.file}:{l.line} [{s}]") +
+    // integer keys: an index of ints looked up by ints (values repeat across files), and by
+    // keys of every type (the string "1" and true never equal the integer 1)
+    rule("INTEQ", "  for c in calls(repo)\n"
+                  "  for l in lines(repo) where l.line == c.line and l.file != c.file",
+         "{c.file}:{c.line} {l.file}:{l.line}") +
+    rule("INTKEY", "  for f in files(repo)\n"
+                   "  for l in lines(repo) where l.line == f.tier\n"
+                   "  for g in files(repo) where g.tier == l.line",
+         "{f.path} {l.file}:{l.line} {g.path}");
 
 std::string pick(std::mt19937& g, const std::vector<std::string>& pool) {
   return pool[std::uniform_int_distribution<size_t>(0, pool.size() - 1)(g)];
@@ -241,7 +250,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
                                                   "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
-                                                  "HOIST", "REGEX", "FALLBACK"});
+                                                  "HOIST", "REGEX", "FALLBACK", "INTEQ", "INTKEY"});
 }
 
 TEST_CASE("planner: golden plans") {
