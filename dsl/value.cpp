@@ -174,19 +174,26 @@ Value Fact::get(std::string_view name) const {
 
 FieldProvider::~FieldProvider() = default;
 
+const std::vector<FieldMap::value_type>& FieldMap::items() const noexcept {
+  static const std::vector<value_type> kNone;
+  return v_ ? *v_ : kNone;
+}
+
 FieldMap::const_iterator FieldMap::find(std::string_view name) const noexcept {
-  auto it = std::lower_bound(v_.begin(), v_.end(), name,
+  const auto& v = items();
+  auto it = std::lower_bound(v.begin(), v.end(), name,
                              [](const value_type& x, std::string_view n) { return x.first < n; });
-  return it != v_.end() && it->first == name ? it : v_.end();
+  return it != v.end() && it->first == name ? it : v.end();
 }
 
 void FieldMap::insert_or_assign(std::string name, Value v) {
-  auto it = std::lower_bound(v_.begin(), v_.end(), name,
+  if (!v_) v_ = std::make_unique<std::vector<value_type>>();
+  auto it = std::lower_bound(v_->begin(), v_->end(), name,
                              [](const value_type& x, const std::string& n) { return x.first < n; });
-  if (it != v_.end() && it->first == name)
+  if (it != v_->end() && it->first == name)
     it->second = std::move(v);
   else
-    v_.emplace(it, std::move(name), std::move(v));
+    v_->emplace(it, std::move(name), std::move(v));
 }
 
 std::size_t Fact::field_count() const {
