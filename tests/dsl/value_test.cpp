@@ -124,3 +124,29 @@ TEST_CASE("fact fields: set keeps one value per name, read in name order", "[val
   CHECK(f->get("line").as_int() == 3);
   CHECK(f->field_count() == 3);
 }
+
+TEST_CASE("FieldMap: empty until set, sorted by name, deep copies") {
+  FieldMap m;
+  CHECK(m.empty());
+  CHECK(m.size() == 0);
+  CHECK(m.find("a") == m.end());
+  CHECK(m.begin() == m.end());
+  m.insert_or_assign("b", Value(int64_t{2}));
+  m.insert_or_assign("a", Value("x"));
+  m.insert_or_assign("b", Value(int64_t{3}));  // replaces
+  REQUIRE(m.size() == 2);
+  CHECK(m.begin()->first == "a");
+  CHECK(m.find("b")->second.as_int() == 3);
+  CHECK(m.count("c") == 0);
+  FieldMap copy = m;
+  copy.insert_or_assign("a", Value("y"));
+  CHECK(m.find("a")->second.as_string() == "x");  // the copy holds its own fields
+  CHECK(copy.find("a")->second.as_string() == "y");
+  FieldMap moved = std::move(copy);
+  CHECK(moved.size() == 2);
+  FieldMap none;
+  moved = none;  // assigning an empty map empties it
+  CHECK(moved.empty());
+  CHECK(moved.find("a") == moved.end());
+  CHECK(sizeof(Fact) <= 56);  // the line facts of an audit are millions of these
+}
