@@ -419,6 +419,9 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   po.notes = &notes;
   po.warnings = &err;
   pipeline::ReviewResult reviewed = pipeline::review(change, programs, facts, po, run);
+  // The reports read the findings and the file texts, not the facts: free the models before
+  // they are written (an audit's peak was the models and the reports' buffers together).
+  facts.release_all();
   if (opts.timings) print_timings(timings, err);
   if (policy_meta) run.rules.push_back(*policy_meta);
   std::vector<dsl::Finding> findings = std::move(reviewed.findings);

@@ -515,6 +515,23 @@ void ChangeFacts::release(const std::string& source) {
 #endif
 }
 
+void ChangeFacts::release_all() {
+  {
+    std::lock_guard lock(mu_);
+    models_.clear();
+    transient_.clear();
+  }
+  cache_.clear();
+  file_cache_.clear();
+  keyed_cache_.clear();
+  word_index_.reset();
+  for (auto& r : repositories_)
+    if (auto* other = dynamic_cast<ChangeFacts*>(r.facts.get())) other->release_all();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 // ---- reads by key ----
 
 namespace {

@@ -88,6 +88,12 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the
   /// sum of every rule's working set. Never throws.
   void release(const std::string& source) override;
+  /// Frees everything parsed and cached: the models, every source's results, the reads by key
+  /// and the word index, here and in every added repository; the freed pages are given back to
+  /// the system (glibc's malloc_trim). For the end of a review, before its reports are written
+  /// (an audit's models are most of its memory). A later query or model() parses again; notes()
+  /// and incomplete() keep what they hold. Never throws.
+  void release_all();
   /// Facts::will_read: once a source that reads the analyses (Source::uses_analyses) is
   /// announced over the `changed` scope, the head side of every changed file is parsed with its
   /// analyses from then on (not parsed a second time when that source reads them). Other scopes
