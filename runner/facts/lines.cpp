@@ -101,38 +101,6 @@ class LineFields final : public dsl::FieldProvider {
   bool removed_mode_;
 };
 
-/// The facts of one file side's lines, in one allocation: each FactPtr shares the block's
-/// ownership (std::shared_ptr's aliasing constructor), so a line costs its Fact (72 bytes) and
-/// its pointer instead of a make_shared block per line (96 bytes with the allocator's header) and
-/// a heap allocation each. `lines` and `added_lines` of an audit make one fact per line of every
-/// file (about 1.5 million on ROCm/aiter).
-class LineBlock {
- public:
-  LineBlock(const dsl::Interned& source, const dsl::Interned& file, std::shared_ptr<const LineFields> p, size_t n)
-      : source_(source), file_(file), p_(std::move(p)), facts_(std::make_shared<std::vector<dsl::Fact>>()) {
-    facts_->reserve(n);
-  }
-  /// Adds the fact of record `index` at `line`; at most the `n` the block was made for.
-  void add(int line, int index) {
-    dsl::Fact& f = facts_->emplace_back();
-    f.source = source_;
-    f.file = file_;
-    f.line = line;
-    f.provider = p_;
-    f.provider_index = index;
-  }
-  /// Appends a pointer to every fact added, in order, to `out`.
-  void share(std::vector<FactPtr>& out) const {
-    out.reserve(out.size() + facts_->size());
-    for (const auto& f : *facts_) out.push_back(FactPtr(facts_, &f));
-  }
-
- private:
-  dsl::Interned source_, file_;
-  std::shared_ptr<const LineFields> p_;
-  std::shared_ptr<std::vector<dsl::Fact>> facts_;
-};
-
 bool has_added(const FileRef& r) { return !r.base && r.changed && !r.changed->added_lines.empty(); }
 
 class LinesSource final : public Source {
@@ -150,7 +118,7 @@ class LinesSource final : public Source {
     auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
     int n = static_cast<int>(m->text_lines.size());
     static const dsl::Interned source("lines");
-    LineBlock block(source, dsl::Interned(r.path), std::move(p), static_cast<size_t>(n));
+    util::FactBlock block(source, dsl::Interned(r.path), std::move(p), static_cast<size_t>(n));
     for (int line = 1; line <= n; ++line) block.add(line, line);
     block.share(out);
     return out;
@@ -184,7 +152,7 @@ class AddedLinesSource final : public Source {
     auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
     int n = static_cast<int>(m->text_lines.size());
     static const dsl::Interned source("added_lines");
-    LineBlock block(source, dsl::Interned(r.path), std::move(p), r.changed->added_lines.size());
+    util::FactBlock block(source, dsl::Interned(r.path), std::move(p), r.changed->added_lines.size());
     for (int line : r.changed->added_lines)
       if (line >= 1 && line <= n) block.add(line, line);
     block.share(out);
@@ -235,7 +203,7 @@ class RemovedLinesSource final : public Source {
       if (removed.empty()) continue;
       auto p = std::make_shared<const LineFields>(ctx.change_ptr(), bm, &cf, true, removed);
       static const dsl::Interned source("removed_lines");
-      LineBlock block(source, dsl::Interned(file), std::move(p), removed.size());
+      util::FactBlock block(source, dsl::Interned(file), std::move(p), removed.size());
       for (size_t i = 0; i < removed.size(); ++i) block.add(removed[i].line, static_cast<int>(i));
       block.share(out);
     }

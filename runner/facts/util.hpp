@@ -1,6 +1,7 @@
 // Small helpers shared by the fact sources of runner/facts/ (not a public interface).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,43 @@ bool any_glob(const std::vector<std::string>& globs, std::string_view path);
 
 /// Text of line `line` (1-based) of `lines`, trimmed; "" out of range.
 std::string line_text(const std::vector<std::string>& lines, int line);
+
+/// The facts of one file side whose fields a FieldProvider answers, in one allocation: each
+/// FactPtr shares the block's ownership (std::shared_ptr's aliasing constructor), so a fact costs
+/// its Fact (56 bytes) and its pointer instead of a make_shared block each (and a heap
+/// allocation). `lines` and `added_lines` of an audit make one fact per line of every file (about
+/// 1.5 million on ROCm/aiter), `symbols` about 200,000.
+///   FactBlock block(source, path, provider, n);
+///   for (...) block.add(line, index);   // record `index` of the provider
+///   block.share(out);
+class FactBlock {
+ public:
+  /// `n`: how many facts will be added (reserved).
+  FactBlock(const dsl::Interned& source, const dsl::Interned& file, std::shared_ptr<const dsl::FieldProvider> p,
+            size_t n)
+      : source_(source), file_(file), p_(std::move(p)), facts_(std::make_shared<std::vector<dsl::Fact>>()) {
+    facts_->reserve(n);
+  }
+  /// Adds the fact of record `index` at `line`. Not after share().
+  void add(int line, int index) {
+    dsl::Fact& f = facts_->emplace_back();
+    f.source = source_;
+    f.file = file_;
+    f.line = line;
+    f.provider = p_;
+    f.provider_index = index;
+  }
+  /// Appends a pointer to every fact added, in order, to `out`.
+  void share(std::vector<dsl::FactPtr>& out) const {
+    out.reserve(out.size() + facts_->size());
+    for (const auto& f : *facts_) out.push_back(dsl::FactPtr(facts_, &f));
+  }
+
+ private:
+  dsl::Interned source_, file_;
+  std::shared_ptr<const dsl::FieldProvider> p_;
+  std::shared_ptr<std::vector<dsl::Fact>> facts_;
+};
 
 /// The doc prefix of nested-only record shapes ("(nested) ").
 inline constexpr const char* kNestedDoc = "(nested) ";

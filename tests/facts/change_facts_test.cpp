@@ -458,6 +458,24 @@ TEST_CASE("symbols over the repo: defs, classes, imports, assigns, references", 
         "pkg/b.cpp:1 name=vector kind=import qualified=vector\n"
         "pkg/b.cpp:2 name=f kind=def qualified=n::f\n"
         "pkg/b.cpp:2 name=g kind=reference qualified=g\n");
+  // the fields come from one provider per file: the line's text, trimmed; a class-level
+  // assignment and `import m as n` qualify as written
+  b.added("pkg/c.py", "import torch.nn as nn\nclass Q:\n    SIZE = 2\n");
+  auto more = b.facts();
+  CHECK(dump(more->query("symbols", Scope{Scope::Kind::Files, {"pkg/c.py"}}), {"name", "kind", "qualified", "text"}) ==
+        "pkg/c.py:1 name=nn kind=import qualified=torch.nn text=import torch.nn as nn\n"
+        "pkg/c.py:2 name=Q kind=class qualified=Q text=class Q:\n"
+        "pkg/c.py:3 name=SIZE kind=assign qualified=Q.SIZE text=SIZE = 2\n");
+  const auto& one = more->query("symbols", kRepo).front();
+  CHECK(one->fields.empty());
+  CHECK(one->field_count() == 4);
+  // the end of a review frees every model and result; a later query parses again, same facts
+  std::string before = dump(more->query("symbols", kRepo), {"name", "kind", "qualified", "text"});
+  CHECK(more->cached_models() == 3);
+  more->release_all();
+  CHECK(more->cached_models() == 0);
+  CHECK(dump(more->query("symbols", kRepo), {"name", "kind", "qualified", "text"}) == before);
+  CHECK(more->cached_models() == 3);
 }
 
 TEST_CASE("methods, overrides and subclasses: the class model across files of the repository", "[facts]") {
