@@ -170,12 +170,13 @@ size_t strs(const std::vector<std::string>& v) {
 }
 
 void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
-  b.add("text_lines", strs(m.text_lines));
-  size_t code = 0, comment = 0;
-  for (const auto& l : m.lines) { code += heap(l.code); comment += heap(l.comment); }
+  b.add("text_lines", vec(m.text_lines));
   b.add("lines (LineInfo structs)", vec(m.lines));
-  b.add("lines.code", code);
-  b.add("lines.comment", comment);
+  if (m.store) {  // the buffers the lines point into
+    b.add("lines.text (store)", m.store->text.capacity() + 1);
+    b.add("lines.code (store)", m.store->code.empty() ? 0 : m.store->code.capacity() + 1);
+    b.add("lines.comment (store)", m.store->comments.empty() ? 0 : m.store->comments.capacity() + 1);
+  }
   size_t fn = vec(m.functions);
   for (const auto& f : m.functions) {
     fn += heap(f.name) + heap(f.qualified) + heap(f.cls) + heap(f.signature) + strs(f.decorators) + strs(f.calls) + vec(f.params);

@@ -210,7 +210,7 @@ bool module_level(const lang::SourceModel& m, int line) {
 }
 
 // Whether a line's code holds a keyword that may bind a name (Resolver::maybe_rebound).
-bool binder_line(const std::string& code) {
+bool binder_line(std::string_view code) {
   return code.find("for ") != std::string::npos || code.find(" as ") != std::string::npos ||
          code.find("lambda") != std::string::npos || code.find("global") != std::string::npos ||
          code.find("nonlocal") != std::string::npos || code.find(":=") != std::string::npos ||
@@ -255,7 +255,7 @@ std::shared_ptr<const Module> summarise(const lang::SourceModel& m) {
     out->assignments.push_back(std::move(b));
   }
   for (size_t i = 0; i < m.lines.size(); ++i)
-    if (binder_line(m.lines[i].code)) out->binder_lines.emplace(static_cast<int>(i + 1), m.lines[i].code);
+    if (binder_line(m.lines[i].code)) out->binder_lines.emplace(static_cast<int>(i + 1), std::string(m.lines[i].code));
   return out;
 }
 

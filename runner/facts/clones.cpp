@@ -26,10 +26,14 @@ std::vector<analysis::CloneToken> tokens_of(lang::Language language, const std::
 }
 
 // Lines [a, b] (1-based) of `lines` as one block of `path`.
-analysis::CodeBlock block_of(const std::string& path, lang::Language language, const std::vector<std::string>& lines,
-                             int a, int b, bool added) {
+template <class Lines>
+analysis::CodeBlock block_of(const std::string& path, lang::Language language, const Lines& lines, int a, int b,
+                             bool added) {
   std::string text;
-  for (int l = a; l <= b; ++l) text += lines[l - 1] + "\n";
+  for (int l = a; l <= b; ++l) {
+    text += lines[l - 1];
+    text += '\n';
+  }
   auto tokens = tokens_of(language, text);
   return {path, a, b, std::move(text), std::move(tokens), added};
 }

@@ -54,20 +54,20 @@ class LineFields final : public dsl::FieldProvider {
 
   Value field(int index, std::string_view name) const override {
     int line = index;
-    const std::string* text = nullptr;
+    std::string_view text;
     if (removed_mode_) {
       if (index < 0 || index >= static_cast<int>(removed_.size())) return {};
       line = removed_[index].line;
-      text = removed_[index].text;
+      text = *removed_[index].text;
     } else {
       if (!m_ || line < 1 || line > static_cast<int>(m_->text_lines.size())) return {};
-      text = &m_->text_lines[line - 1];
+      text = m_->text_lines[line - 1];
     }
     const lang::LineInfo* li =
         m_ && line >= 1 && line <= static_cast<int>(m_->lines.size()) ? &m_->lines[line - 1] : nullptr;
-    if (name == "text") return Value(*text);
-    if (name == "code") return Value(li ? li->code : *text);
-    if (name == "comment") return Value(li ? li->comment : std::string());
+    if (name == "text") return Value(std::string(text));
+    if (name == "code") return Value(std::string(li ? li->code : text));
+    if (name == "comment") return Value(li ? std::string(li->comment) : std::string());
     if (name == "function") return Value(m_ ? m_->function_at(line) : std::string());
     if (name == "class") return Value(m_ ? m_->class_at(line) : std::string());
     if (name == "in_loop") return Value(li && li->in_loop);

@@ -21,7 +21,10 @@ std::shared_ptr<const lang::Workflow> workflow_of(SourceContext& ctx, const File
   auto m = ctx.model(r.path, r.base);
   if (!m || m->skipped) return nullptr;
   std::string text;
-  for (const auto& l : m->text_lines) text += l + '\n';
+  for (const auto& l : m->text_lines) {
+    text += l;
+    text += '\n';
+  }
   auto w = std::make_shared<lang::Workflow>(lang::parse_workflow(text));
   if (w->error) {
     ctx.incomplete((r.base ? "base of " : "") + r.path + ": not analysed: workflow YAML error at " + w->error->describe());

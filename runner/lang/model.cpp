@@ -81,6 +81,57 @@ std::vector<std::string> split_lines(std::string_view text) {
   return out;
 }
 
+void set_text(SourceModel& m, std::string_view text) {
+  m.store = std::make_shared<LineStore>();
+  m.store->text.assign(text);
+  std::string_view t = m.store->text;
+  m.text_lines.clear();
+  m.lines.clear();
+  size_t n = 0;
+  for (char c : t) n += c == '\n';
+  m.text_lines.reserve(n + 1);
+  size_t pos = 0;
+  while (pos < t.size()) {
+    size_t nl = t.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? t.size() : nl;
+    size_t stop = end;
+    if (stop > pos && t[stop - 1] == '\r') --stop;
+    m.text_lines.push_back(t.substr(pos, stop - pos));
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+}
+
+void set_code(SourceModel& m, std::string code, const std::vector<std::string>& comments) {
+  LineStore& st = *m.store;
+  st.code = std::move(code);
+  size_t total = 0;
+  for (const auto& c : comments) total += c.size();
+  st.comments.clear();
+  st.comments.reserve(total);
+  for (const auto& c : comments) st.comments += c;
+  const size_t n = m.text_lines.size();
+  m.lines.assign(n, LineInfo{});
+  std::string_view cm = st.comments;
+  size_t at = 0;
+  for (size_t i = 0; i < n && i < comments.size(); ++i) {
+    m.lines[i].comment = cm.substr(at, comments[i].size());
+    at += comments[i].size();
+  }
+  if (st.code.empty()) {
+    for (size_t i = 0; i < n; ++i) m.lines[i].code = m.text_lines[i];
+    return;
+  }
+  std::string_view cd = st.code;
+  size_t pos = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t len = m.text_lines[i].size();
+    m.lines[i].code = pos + len <= cd.size() ? cd.substr(pos, len) : m.text_lines[i];
+    size_t nl = cd.find('\n', pos);
+    pos = nl == std::string_view::npos ? cd.size() : nl + 1;
+  }
+}
+
 const std::string& SourceModel::function_at(int line) const {
   static const std::string kEmpty;
   if (line < 1 || line > static_cast<int>(lines.size())) return kEmpty;
@@ -225,11 +276,11 @@ Ctx Builder::add_class(Class k, TSNode n, const Ctx& ctx, std::string_view sep) 
 
 std::string Builder::line_text(int line) const {
   if (line < 1 || line > static_cast<int>(model.text_lines.size())) return {};
-  const std::string& s = model.text_lines[line - 1];
+  std::string_view s = model.text_lines[line - 1];
   size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return {};
+  if (a == std::string_view::npos) return {};
   size_t b = s.find_last_not_of(" \t");
-  return s.substr(a, b - a + 1);
+  return std::string(s.substr(a, b - a + 1));
 }
 
 std::string Builder::code_range(uint32_t a, uint32_t b) const {
@@ -239,20 +290,15 @@ std::string Builder::code_range(uint32_t a, uint32_t b) const {
 }
 
 void Builder::finish() {
-  size_t n = model.text_lines.size();
-  model.lines.resize(n);
-  size_t pos = 0;
-  for (size_t i = 0; i < n; ++i) {
-    size_t len = model.text_lines[i].size();
+  set_code(model, std::move(code), comments_);
+  code.clear();
+  std::vector<std::string>().swap(comments_);
+  for (size_t i = 0; i < model.lines.size(); ++i) {
     LineInfo& li = model.lines[i];
-    li.code = pos + len <= code.size() ? code.substr(pos, len) : model.text_lines[i];
-    li.comment = std::move(comments_[i]);
     li.function = fn_[i];
     li.cls = cls_[i];
     li.in_loop = loop_[i];
     li.in_condition = cond_[i];
-    size_t nl = code.find('\n', pos);
-    pos = nl == std::string::npos ? code.size() : nl + 1;
   }
 }
 
@@ -260,7 +306,7 @@ void Builder::finish() {
 
 struct SourceModel::Lazy {
   std::once_flag once;
-  std::string text;  ///< the file's text until the analyses ran
+  std::shared_ptr<const LineStore> store;  ///< holds the file's text until the analyses ran
   std::vector<analysis::UnboundRead> unbound_reads;
   std::vector<analysis::BranchChain> branch_chains;
   std::string note;  ///< why an analysis did not run ("" = all ran)
@@ -285,9 +331,10 @@ const SourceModel::Lazy* ensure_analyses(const SourceModel& m) {
   if (!m.lazy) return nullptr;
   SourceModel::Lazy& z = *m.lazy;
   std::call_once(z.once, [&] {
-    Tree tree = parse_tree(m.language, z.text);
-    if (!tree.empty()) run_analyses(z, m.language, tree.root(), z.text);
-    std::string().swap(z.text);
+    std::string_view text = z.store ? std::string_view(z.store->text) : std::string_view();
+    Tree tree = parse_tree(m.language, text);
+    if (!tree.empty()) run_analyses(z, m.language, tree.root(), text);
+    z.store.reset();
     z.ran = true;
   });
   return &z;
@@ -361,11 +408,8 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
               std::to_string(opts.max_bytes) + " bytes";
     return m;
   }
-  m->text_lines = split_lines(text);
-  auto plain_lines = [&] {
-    m->lines.resize(m->text_lines.size());
-    for (size_t i = 0; i < m->text_lines.size(); ++i) m->lines[i].code = m->text_lines[i];
-  };
+  set_text(*m, text);
+  auto plain_lines = [&] { set_code(*m, std::string(), {}); };
   switch (m->language) {
     case Language::Python:
     case Language::Cpp: {
@@ -392,7 +436,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
           m->lazy->ran = true;
         });
       else
-        m->lazy->text = std::string(text);
+        m->lazy->store = m->store;  // the text the lines point into: no copy
       break;
     }
     case Language::CMake: {
@@ -402,17 +446,22 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
         m->has_errors = true;
         m->note = p.error->describe();
       }
-      plain_lines();
+      // the comments blanked in a copy of the text (lines start where the text's lines do)
+      std::string code(text);
+      std::vector<std::string> comments(m->text_lines.size());
       for (const auto& [line, col, len] : p.comments) {
-        if (line < 1 || line > static_cast<int>(m->lines.size())) continue;
-        LineInfo& li = m->lines[line - 1];
-        const std::string& raw = m->text_lines[line - 1];
+        if (line < 1 || line > static_cast<int>(m->text_lines.size())) continue;
+        std::string_view raw = m->text_lines[line - 1];
         size_t a = std::min<size_t>(col - 1, raw.size());
         size_t l = std::min<size_t>(len, raw.size() - a);
-        if (!li.comment.empty()) li.comment += ' ';
-        li.comment += raw.substr(a, l);
-        for (size_t i = a; i < a + l; ++i) li.code[i] = ' ';
+        std::string& c = comments[line - 1];
+        if (!c.empty()) c += ' ';
+        c += raw.substr(a, l);
+        size_t start = static_cast<size_t>(raw.data() - m->store->text.data());
+        for (size_t i = start + a; i < start + a + l; ++i) code[i] = ' ';
       }
+      if (p.comments.empty()) code.clear();
+      set_code(*m, std::move(code), comments);
       break;
     }
     case Language::Markdown:

@@ -3,7 +3,7 @@
 //
 //   auto m = review::lang::analyze_file("atom/config.py", text);
 //   for (const auto& f : m->functions) ...;          // f.qualified == "Config.build"
-//   m->lines[11].code;                               // line 12 with comments/strings blanked
+//   m->lines[11].code;                               // line 12 with comments/strings blanked (a view)
 //
 // Lines are 1-based; columns are 1-based byte columns. `lines[i]` describes line i + 1.
 #pragma once
@@ -105,8 +105,10 @@ struct Import {
 };
 
 struct LineInfo {
-  std::string code;           ///< text with comments and string contents blanked (column-preserving)
-  std::string comment;        ///< comment text on the line (several joined by a space), "" if none
+  /// text with comments and string contents blanked (column-preserving); into the model's LineStore
+  std::string_view code;
+  /// comment text on the line (several joined by a space), "" if none; into the model's LineStore
+  std::string_view comment;
   int function = -1;          ///< index into functions of the innermost enclosing function, or -1
   int cls = -1;               ///< index into classes of the innermost enclosing class, or -1
   bool in_loop = false;       ///< inside a loop body of the same function
@@ -180,11 +182,25 @@ struct PreprocBranch {
   std::string body;           ///< the branch's lines (directive excluded), comments and string contents blanked, '\n'-joined; "" for include guards
 };
 
+/// The texts a model's lines point into, once per file side: the raw lines, their blanked code
+/// and their comments were a string each per line before (with malloc's header on each, about
+/// 2.5 times the text on ROCm/aiter's Python; one buffer per kind is about 1 time).
+struct LineStore {
+  std::string text;      ///< the file's text as read, line endings included
+  std::string code;      ///< `text` blanked (same line starts); "" when the code is the text itself
+  std::string comments;  ///< every line's comment, one after the other
+};
+
 struct SourceModel {
   std::string path;
   Language language = Language::Text;
-  std::vector<std::string> text_lines;  ///< the raw lines, without line endings
-  std::vector<LineInfo> lines;          ///< same size as text_lines
+  /// the raw lines, without line endings (views into `store`, valid while the model or a copy of
+  /// it lives)
+  std::vector<std::string_view> text_lines;
+  std::vector<LineInfo> lines;          ///< same size as text_lines once extracted
+  /// What text_lines and lines point into; set by analyze_file (set_text, set_code). Shared by
+  /// copies of the model.
+  std::shared_ptr<LineStore> store;
   bool has_errors = false;    ///< syntax errors in the tree, or a CMake parse error
   bool skipped = false;       ///< too large (or binary): only `note` is meaningful
   std::string note;           ///< why skipped, or the CMake error with its position
@@ -250,5 +266,15 @@ std::string statement_code(const SourceModel& m, const Statement& s);
 
 /// Splits text into lines (LF or CRLF; a final line without newline counts; "" -> no lines).
 std::vector<std::string> split_lines(std::string_view text);
+
+/// Sets `m.text_lines` to the lines of `text` (split as split_lines does), held in a new
+/// `m.store`; `m.lines` is cleared. Throws std::bad_alloc only.
+void set_text(SourceModel& m, std::string_view text);
+
+/// Sets `m.lines` (one per text line; function/cls -1, flags false) with their code and comments:
+/// `code` is the text blanked (line i's code is the text line's length taken where the i-th
+/// '\n' of `code` leaves off, or the text line itself past the end of `code`); "" = the code is
+/// the text. `comments` holds one entry per line (fewer: the rest have none). After set_text.
+void set_code(SourceModel& m, std::string code, const std::vector<std::string>& comments);
 
 }  // namespace review::lang

@@ -344,3 +344,31 @@ TEST_CASE("hostile python: deep nesting and garbage do not crash", "[python]") {
   auto n = py(nested);
   CHECK(n->branch_chains().size() >= 1);
 }
+
+TEST_CASE("model lines: views into one store per file, valid in copies after the original is gone", "[python]") {
+  review::lang::SourceModel copy;
+  {
+    auto m = review::lang::analyze_file("a.py", "x = 1  # one\r\ny = 'two'\nz\n");
+    copy = *m;
+  }  // the analysed model is freed; the copy shares its store
+  REQUIRE(copy.text_lines.size() == 3);
+  CHECK(copy.text_lines[0] == "x = 1  # one");
+  CHECK(copy.lines[0].code == "x = 1       ");
+  CHECK(copy.lines[0].comment == "# one");
+  CHECK(copy.lines[1].code == "y = '   '");
+  CHECK(copy.lines[2].code == "z");
+  CHECK(copy.lines[2].comment.empty());
+  REQUIRE(copy.store);
+  CHECK(copy.store->text == "x = 1  # one\r\ny = 'two'\nz\n");
+  CHECK(copy.text_lines[1].data() == copy.store->text.data() + 14);  // a view, not a copy
+  // a CMake file: comments blanked in the code, kept as comments
+  auto c = review::lang::analyze_file("CMakeLists.txt", "set(A 1) # why\nproject(p)\n");
+  REQUIRE(c->lines.size() == 2);
+  CHECK(c->lines[0].code == "set(A 1)      ");
+  CHECK(c->lines[0].comment == "# why");
+  CHECK(c->lines[1].code == "project(p)");
+  // a text file: the code is the text itself, not a second copy
+  auto t = review::lang::analyze_file("notes.txt", "plain\n");
+  REQUIRE(t->lines.size() == 1);
+  CHECK(t->lines[0].code.data() == t->text_lines[0].data());
+}

@@ -66,21 +66,23 @@ void extract_cpp_preprocessor(SourceModel& m) {
     b.body = std::move(body);
   };
   for (int i = 0; i < n; ++i) {
-    const std::string& code = m.lines[i].code;
+    std::string_view code = m.lines[i].code;
     size_t h = code.find_first_not_of(" \t");
     if (h == std::string::npos || code[h] != '#') continue;
     // The whole directive: continued lines joined.
     int first = i;
-    std::string text = code.substr(h + 1);
-    std::string raw = m.text_lines[i].substr(std::min(h + 1, m.text_lines[i].size()));
+    std::string text(code.substr(h + 1));
+    std::string raw(m.text_lines[i].substr(std::min(h + 1, m.text_lines[i].size())));
     while (!text.empty() && trim(text).size() && trim(text).back() == '\\' && i + 1 < n) {
       text = trim(text);
       text.pop_back();
       raw = trim(raw);
       if (!raw.empty() && raw.back() == '\\') raw.pop_back();
       ++i;
-      text += ' ' + m.lines[i].code;
-      raw += ' ' + m.text_lines[i];
+      text += ' ';
+      text += m.lines[i].code;
+      raw += ' ';
+      raw += m.text_lines[i];
     }
     std::string rest = trim(text);
     if (!rest.empty() && rest.back() == '\\') rest.pop_back();  // continued past the last line
