@@ -187,6 +187,17 @@ class Evaluator final : public RuleEngine {
     facts_.release(source);
   }
 
+  void release_scope(const std::string& source, const Scope& scope) override {
+    const std::string key = query_key(source, scope);
+    // the scope's own results, its indexes (key + '\1' ...) and its narrowed reads (key + '\2' ...)
+    auto mine = [&](const std::string& k) {
+      return k.compare(0, key.size(), key) == 0 && (k.size() == key.size() || k[key.size()] == '\1' || k[key.size()] == '\2');
+    };
+    for (auto c = cache_.begin(); c != cache_.end();) c = mine(c->first) ? cache_.erase(c) : std::next(c);
+    for (auto x = indexes_.begin(); x != indexes_.end();) x = mine(x->first) ? indexes_.erase(x) : std::next(x);
+    facts_.release_scope(source, scope);
+  }
+
   void will_read(const std::string& source, const Scope& scope) override { facts_.will_read(source, scope); }
 
  private:

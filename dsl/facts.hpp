@@ -113,6 +113,17 @@ class Facts {
   /// Default: keeps everything. Never throws.
   virtual void release(const std::string& source) { (void)source; }
 
+  /// Called by the evaluator once no later rule of this evaluate() call reads `source` over
+  /// `scope` (a scope known in advance: changed, base, repo or globs), while some still read it
+  /// over other scopes: the implementation may free that scope's results, and the per-file facts
+  /// it made for them (a later read by file rebuilds those). Answers must stay the same.
+  /// References returned by earlier queries of `source` over `scope` are invalid afterwards.
+  /// Default: keeps everything. Never throws.
+  virtual void release_scope(const std::string& source, const Scope& scope) {
+    (void)source;
+    (void)scope;
+  }
+
   /// Called by the evaluator before the kinds run, once for each (source, scope) that a kind or
   /// a rule of this evaluate() call reads with a scope known in advance (`changed` or `base`; a
   /// rule may still not reach the read, and scopes computed from facts are never announced).

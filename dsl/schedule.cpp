@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace review::dsl {
@@ -152,6 +153,51 @@ void release_before(RuleEngine& engine, std::map<std::string, long>& last_reader
   }
 }
 
+/// The scope of a domain when it is known before anything runs (changed, base, repo or globs);
+/// nullopt for a scope computed from facts or names (`lines(l.file)`, a repository by name).
+std::optional<Scope> static_scope(const ast::ScopeExpr& s) {
+  using K = ast::ScopeExpr::Kind;
+  switch (s.kind) {
+    case K::Default:
+    case K::Changed: return Scope{Scope::Kind::Changed, {}};
+    case K::Base: return Scope{Scope::Kind::Base, {}};
+    case K::Repo: return Scope{Scope::Kind::Repo, {}};
+    case K::Globs: return Scope{Scope::Kind::Globs, s.globs};
+    case K::Expr: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// One (source, scope known in advance) and the position in the run order of its last reader.
+struct ScopeRead {
+  std::string source;
+  Scope scope;
+  long last = -1;
+};
+
+std::string scope_read_key(const std::string& source, const Scope& scope) {
+  std::string k = source + '\0' + std::to_string(static_cast<int>(scope.kind));
+  for (const auto& p : scope.patterns) k += '\0' + p;
+  return k;
+}
+
+/// Releases (through the engine) every scope read whose last reader is before rule `position`
+/// while its source is still read later (a source read by no later rule is released whole by
+/// release_before), once.
+void release_scopes_before(RuleEngine& engine, std::map<std::string, ScopeRead>& reads,
+                           const std::map<std::string, long>& last_reader, long position) {
+  for (auto it = reads.begin(); it != reads.end();) {
+    const ScopeRead& r = it->second;
+    auto whole = last_reader.find(r.source);
+    if (r.last >= position || r.source == "pr" || whole == last_reader.end() || whole->second < position) {
+      ++it;
+      continue;
+    }
+    engine.release_scope(r.source, r.scope);
+    it = reads.erase(it);
+  }
+}
+
 }  // namespace
 
 EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine) {
@@ -208,6 +254,21 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
   for (const auto& s : kind_sources) last_reader[s] = -1;
   for (size_t pos = 0; pos < order.size(); ++pos)
     for_each_source(p, *p.rules[order[pos]].rule, [&](const std::string& s) { last_reader[s] = static_cast<long>(pos); });
+  // The same per scope known in advance: an audit's `lines(changed)` (every line of the tree)
+  // is freed after its last reader although later rules still read `lines(f.file)`.
+  std::map<std::string, ScopeRead> scope_reads;
+  auto note_scope = [&](const ast::Domain& d, long pos) {
+    if (auto s = static_scope(d.scope)) {
+      ScopeRead& r = scope_reads[scope_read_key(d.source, *s)];
+      r.source = d.source;
+      r.scope = *s;
+      r.last = pos;
+    }
+  };
+  for (const auto* k : p.kinds)
+    if (k->when) domains_in(p, *k->when, [&](const ast::Domain& d) { note_scope(d, -1); });
+  for (size_t pos = 0; pos < order.size(); ++pos)
+    for_each_domain(p, *p.rules[order[pos]].rule, [&](const ast::Domain& d) { note_scope(d, static_cast<long>(pos)); });
   // Tags some rule reads through findings("t"): findings facts are made only for those (an
   // audit's 30,875 B6 notes were each copied into a fact that no rule reads).
   std::set<std::string> read_tags;
@@ -217,6 +278,7 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
     const auto& pr = p.rules[order[pos]];
     bool report = false;
     runs(*pr.rule, report);
+    release_scopes_before(engine, scope_reads, last_reader, static_cast<long>(pos));
     release_before(engine, last_reader, static_cast<long>(pos));
     if (opts.on_rule) opts.on_rule(pr.rule->id, index, total);
     ++index;

@@ -49,6 +49,9 @@ class RuleEngine {
   virtual void forget(const std::string& source) = 0;
   /// Drops the cached results of `source` and the indexes over them, here and in the Facts.
   virtual void release(const std::string& source) = 0;
+  /// Drops the cached results of `source` over `scope` and the indexes over them, here and in
+  /// the Facts (Facts::release_scope).
+  virtual void release_scope(const std::string& source, const Scope& scope) = 0;
   /// Passes Facts::will_read on: called before run_kinds, once per (source, scope).
   virtual void will_read(const std::string& source, const Scope& scope) = 0;
 };

@@ -515,6 +515,30 @@ void ChangeFacts::release(const std::string& source) {
 #endif
 }
 
+void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
+  if (scope.kind == Scope::Kind::Files || scope.kind == Scope::Kind::Named) return;
+  const std::string key = scope_key(source, scope);
+  size_t freed = 0;  // facts
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    freed += it->second.size();
+    cache_.erase(it);
+  }
+  for (auto it = keyed_cache_.lower_bound(key + '\x1e'); it != keyed_cache_.end() && it->first.rfind(key + '\x1e', 0) == 0;) {
+    freed += it->second.size();
+    it = keyed_cache_.erase(it);
+  }
+  const std::string side = source + (scope.kind == Scope::Kind::Base ? "\x1f" "b:" : "\x1f" "h:");
+  for (auto it = file_cache_.lower_bound(side); it != file_cache_.end() && it->first.rfind(side, 0) == 0;) {
+    freed += it->second.size();
+    it = file_cache_.erase(it);
+  }
+  for (auto& r : repositories_)
+    if (r.facts) r.facts->release_scope(source, scope);
+#ifdef __GLIBC__
+  if (freed >= kTrimAfterFacts) malloc_trim(0);
+#endif
+}
+
 void ChangeFacts::release_all() {
   {
     std::lock_guard lock(mu_);

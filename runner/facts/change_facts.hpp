@@ -88,6 +88,12 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the
   /// sum of every rule's working set. Never throws.
   void release(const std::string& source) override;
+  /// Facts::release_scope: frees the cached results of `source` over `scope` (a changed, base,
+  /// repo or globs scope), its reads by key, and the per-file facts of `source` on that scope's
+  /// side (head, or base for the base scope): a later read of a file builds them again from its
+  /// model (models stay cached). Here and in every added repository. After a large release
+  /// (20,000 facts or more) the freed pages are given back to the system. Never throws.
+  void release_scope(const std::string& source, const dsl::Scope& scope) override;
   /// Frees everything parsed and cached: the models, every source's results, the reads by key
   /// and the word index, here and in every added repository; the freed pages are given back to
   /// the system (glibc's malloc_trim). For the end of a review, before its reports are written

@@ -270,6 +270,41 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
       }
 }
 
+TEST_CASE("evaluator: a scope known in advance is released after its last reader while others of its source are read") {
+  MemoryFacts m;
+  fill(m);
+  std::string text = rule("R1", "for l in lines(changed) where l.text ~ /gfx/") +
+                     rule("R2", "for f in files(changed)\n for l in lines(f.path) where l.added") +
+                     rule("R3", "for l in lines(repo) where l.text ~ /^gfx/") +
+                     rule("R4", "for f in files(changed)\n where count(l in lines(f.path)) == 2");
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  auto res = evaluate(*r.program, m);
+  std::string found;
+  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  CHECK(found == "R1@a.py:1 R1@b/c.py:7 R2@a.py:0 R2@b/c.py:0 R3@other.py:3 R4@a.py:0 ");
+  std::string log;
+  for (const auto& e : m.events) log += e + "\n";
+  INFO(log);
+  // lines(changed) and lines(repo) each go once their one reader is done; lines itself (read by
+  // file in R2 and R4) once the last of those is
+  auto at = [&](const std::string& e) {
+    return std::find(m.events.begin(), m.events.end(), e) - m.events.begin();
+  };
+  const auto n = static_cast<long>(m.events.size());
+  REQUIRE(at("release lines(changed)") < n);
+  REQUIRE(at("release lines(repo)") < n);
+  REQUIRE(at("release lines") < n);
+  CHECK(at("release lines(changed)") > at("query lines(changed)"));
+  CHECK(at("release lines(repo)") > at("query lines(repo)"));
+  CHECK(at("release lines") > at("release lines(changed)"));
+  CHECK(at("release lines") > at("release lines(repo)"));
+  // nothing is asked for over a scope after that scope's release
+  for (size_t i = 0; i < m.events.size(); ++i)
+    if (m.events[i].rfind("release lines(", 0) == 0)
+      for (size_t j = i + 1; j < m.events.size(); ++j) CHECK(m.events[j] != "query " + m.events[i].substr(8));
+}
+
 TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules that run are announced before the kinds run") {
   MemoryFacts m;
   fill(m);

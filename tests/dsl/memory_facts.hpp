@@ -66,7 +66,7 @@ class MemoryFacts : public Facts {
   std::map<std::string, std::vector<FactPtr>> base_facts;
   std::vector<std::string> changed;
   std::map<std::string, int> query_count;
-  /// "query SOURCE(SCOPE)" and "release SOURCE", in call order.
+  /// "query SOURCE(SCOPE)", "release SOURCE" and "release SOURCE(SCOPE)", in call order.
   std::vector<std::string> events;
   RulesetData configured;
   /// "SOURCE(SCOPE)@N" of every will_read call, in call order; N: how many events came before.
@@ -115,6 +115,11 @@ class MemoryFacts : public Facts {
     events.push_back("release " + source);
     for (auto it = cache_.begin(); it != cache_.end();)
       it = it->first.rfind(source + "|", 0) == 0 ? cache_.erase(it) : std::next(it);
+  }
+  /// Frees the cached results of `source` over `scope` only.
+  void release_scope(const std::string& source, const Scope& scope) override {
+    events.push_back("release " + source + "(" + scope.describe() + ")");
+    cache_.erase(source + "|" + std::to_string(int(scope.kind)) + "|" + scope.describe());
   }
 
   /// Adds a fact; fields as (name, value) pairs.
