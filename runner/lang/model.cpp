@@ -81,6 +81,43 @@ std::vector<std::string> split_lines(std::string_view text) {
   return out;
 }
 
+namespace {
+
+/// Frees the spare capacity of every list of a finished model: the lists grow by doubling while
+/// the extraction appends, and a model is kept for the whole run (on ROCm/aiter's Python, calls,
+/// assignments and statements held about 1.4 times the bytes their entries take).
+void shrink(SourceModel& m) {
+  auto fit = [](auto& v) { v.shrink_to_fit(); };
+  fit(m.text_lines);
+  fit(m.lines);
+  fit(m.functions);
+  fit(m.classes);
+  fit(m.calls);
+  fit(m.assignments);
+  fit(m.statements);
+  fit(m.imports);
+  fit(m.cmake_commands);
+  fit(m.sections);
+  fit(m.handlers);
+  fit(m.throws);
+  fit(m.includes);
+  fit(m.ifdefs);
+  for (auto& f : m.functions) {
+    fit(f.params);
+    fit(f.decorators);
+    fit(f.calls);
+  }
+  for (auto& c : m.classes) fit(c.bases);
+  for (auto& c : m.calls) {
+    fit(c.args);
+    fit(c.kwargs);
+  }
+  for (auto& i : m.imports) fit(i.names);
+  for (auto& c : m.cmake_commands) fit(c.args);
+}
+
+}  // namespace
+
 void set_text(SourceModel& m, std::string_view text) {
   m.store = std::make_shared<LineStore>();
   m.store->text.assign(text);
@@ -472,6 +509,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
       plain_lines();
       break;
   }
+  shrink(*m);
   return m;
 }
 
