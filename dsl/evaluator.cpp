@@ -190,8 +190,12 @@ class Evaluator final : public RuleEngine {
   void release_scope(const std::string& source, const Scope& scope) override {
     const std::string key = query_key(source, scope);
     // the scope's own results, its indexes (key + '\1' ...) and its narrowed reads (key + '\2' ...)
+    // and every read of it by file name: the Facts may free the per-file facts those point into
+    const std::string by_file = source + '\0' + std::to_string(static_cast<int>(Scope::Kind::Files)) + '\0';
     auto mine = [&](const std::string& k) {
-      return k.compare(0, key.size(), key) == 0 && (k.size() == key.size() || k[key.size()] == '\1' || k[key.size()] == '\2');
+      return (k.compare(0, key.size(), key) == 0 &&
+              (k.size() == key.size() || k[key.size()] == '\1' || k[key.size()] == '\2')) ||
+             k.compare(0, by_file.size(), by_file) == 0;
     };
     for (auto c = cache_.begin(); c != cache_.end();) c = mine(c->first) ? cache_.erase(c) : std::next(c);
     for (auto x = indexes_.begin(); x != indexes_.end();) x = mine(x->first) ? indexes_.erase(x) : std::next(x);

@@ -117,8 +117,8 @@ class Facts {
   /// `scope` (a scope known in advance: changed, base, repo or globs), while some still read it
   /// over other scopes: the implementation may free that scope's results, and the per-file facts
   /// it made for them (a later read by file rebuilds those). Answers must stay the same.
-  /// References returned by earlier queries of `source` over `scope` are invalid afterwards.
-  /// Default: keeps everything. Never throws.
+  /// References returned by earlier queries of `source` over `scope`, and over single files
+  /// (Scope::Kind::Files), are invalid afterwards. Default: keeps everything. Never throws.
   virtual void release_scope(const std::string& source, const Scope& scope) {
     (void)source;
     (void)scope;

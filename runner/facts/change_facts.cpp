@@ -491,6 +491,18 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
   if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
   if (s->nested_only())
     throw dsl::FactsError{"'" + source + "' records only appear inside other facts and cannot be queried"};
+  if (scope.kind == Scope::Kind::Files && scope.patterns.size() == 1 && s->builds_per_file()) {
+    // one file of a source built file by file: its per-file facts are the whole answer (the
+    // default build of that scope), without a second list of them per file (`lines(l.file)`
+    // over every file of an audit)
+    auto refs = files(scope);
+    if (refs.size() != 1 || !s->reads(lang::language_of(refs[0].path))) {
+      static const std::vector<FactPtr> none;
+      return none;
+    }
+    prefetch(refs, s->uses_analyses());
+    return file_facts(source, refs[0]);
+  }
   return cache_.emplace(key, s->build(*this, scope)).first->second;
 }
 

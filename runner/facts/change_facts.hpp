@@ -78,7 +78,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// of `siblings`). Clears cached query results (parsed files and per-file facts stay cached).
   void configure(const dsl::RulesetData& data) override;
   /// Returns the facts of `source` over `scope`, in file order then line order; cached per
-  /// (source, scope). Throws dsl::FactsError for an unknown or nested-only source name, or what
+  /// (source, scope) (one file of a source built file by file: its per-file facts, which
+  /// release_scope of the source may free). Throws dsl::FactsError for an unknown or nested-only source name, or what
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;

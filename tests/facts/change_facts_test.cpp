@@ -186,6 +186,26 @@ TEST_CASE("lines, added_lines, removed_lines", "[facts]") {
         "m.py:2 head_line=2\nm.py:3 head_line=3\nm.py:4 head_line=4\n");
 }
 
+TEST_CASE("one file of a per-file source is its per-file facts; a scope's release frees them, a later read rebuilds them", "[facts]") {
+  ChangeBuilder b;
+  b.file("m.py", "a = 1\n", "a = 2\nb = 3\n");
+  b.unchanged("n.py", "c = 4\n");
+  auto facts = b.facts();
+  const Scope one{Scope::Kind::Files, {"m.py"}};
+  const auto& whole = facts->query("lines", kChanged);
+  const auto& file = facts->query("lines", one);
+  CHECK(dump(file, {"text", "added"}) == "m.py:1 text=a = 2 added=true\nm.py:2 text=b = 3 added=true\n");
+  REQUIRE(file.size() == 2);
+  CHECK(file[0] == whole[0]);                    // the same facts, not copies
+  CHECK(&facts->query("lines", one) == &file);   // and the same list on a second read
+  CHECK(facts->query("lines", Scope{Scope::Kind::Files, {"gone.py"}}).empty());
+  CHECK(facts->query("lines", Scope{Scope::Kind::Files, {"n.py"}}).size() == 1);  // unchanged file of the tree
+  std::string before = dump(file, {"text", "added", "function"});
+  facts->release_scope("lines", kChanged);
+  CHECK(dump(facts->query("lines", one), {"text", "added", "function"}) == before);
+  CHECK(dump(facts->query("lines", kChanged), {"text"}) == "m.py:1 text=a = 2\nm.py:2 text=b = 3\n");
+}
+
 TEST_CASE("head_line of a pure deletion points after it", "[facts]") {
   ChangeBuilder b;
   b.file("z.py", "a = 1\nout.zero_()\nb = 2\n", "a = 1\nb = 2\n");
