@@ -186,24 +186,18 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   size_t cl = vec(m.classes);
   for (const auto& c : m.classes) cl += heap(c.name) + heap(c.qualified) + strs(c.bases);
   b.add("classes", cl);
-  size_t ca = vec(m.calls), ca_text = 0;
+  size_t ca = vec(m.calls);
   for (const auto& c : m.calls) {
     ca += heap(c.callee) + heap(c.function) + strs(c.args) + vec(c.kwargs);
     for (const auto& [k, v] : c.kwargs) ca += heap(k) + heap(v);
-    ca_text += heap(c.text);
   }
-  b.add("calls", ca);
-  b.add("calls.text", ca_text);
+  b.add("calls", ca);  // their text is a view into the store
   size_t as = vec(m.assignments);
-  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.function) + heap(a.cls) + heap(a.text);
+  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.function) + heap(a.cls);  // text: a view
   b.add("assignments", as);
-  size_t st = vec(m.statements), st_text = 0;
-  for (const auto& x : m.statements) {
-    st += heap(x.kind) + heap(x.function);
-    st_text += heap(x.text);
-  }
+  size_t st = vec(m.statements);
+  for (const auto& x : m.statements) st += heap(x.kind) + heap(x.function);  // text: a view
   b.add("statements", st);
-  b.add("statements.text", st_text);
   size_t im = vec(m.imports);
   for (const auto& x : m.imports) im += heap(x.module) + strs(x.names);
   b.add("imports", im);

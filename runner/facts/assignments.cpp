@@ -66,7 +66,7 @@ class AssignmentFields final : public dsl::FieldProvider {
     if (name == "function") return Value(a.function);
     if (name == "class") return Value(a.cls);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(a.line) > 0);
-    if (name == "text") return Value(a.text);
+    if (name == "text") return Value(std::string(a.text));
     return {};
   }
 

@@ -980,8 +980,7 @@ class CallTargetsSource final : public Source {
     calls.reserve(m->calls.size());
     for (const auto& c : m->calls) {
       calls.push_back(c);
-      calls.back().text.clear();  // read by no field
-      calls.back().text.shrink_to_fit();
+      calls.back().text = {};  // read by no field (and a view into the model, which is not kept)
       added.push_back(r.added(c.line) ? 1 : 0);
     }
     auto fields = std::make_shared<const CallTargetFields>(ctx, shared, summary, std::move(calls), std::move(added), r.base);

@@ -41,7 +41,7 @@ class CallFields final : public dsl::FieldProvider {
     if (name == "function") return Value(c.function);
     if (name == "in_loop") return Value(c.in_loop);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(c.line) > 0);
-    if (name == "text") return Value(c.text);
+    if (name == "text") return Value(std::string(c.text));
     return {};
   }
 

@@ -23,7 +23,7 @@ class StatementFields final : public dsl::FieldProvider {
     if (!m_ || index < 0 || index >= static_cast<int>(m_->statements.size())) return {};
     const auto& s = m_->statements[index];
     if (name == "kind") return Value(s.kind);
-    if (name == "text") return Value(s.text);
+    if (name == "text") return Value(std::string(s.text));
     if (name == "code") return Value(lang::statement_code(*m_, s));
     if (name == "function") return Value(s.function);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(s.line) > 0);

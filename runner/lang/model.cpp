@@ -278,7 +278,7 @@ std::pair<uint32_t, uint32_t> Builder::add_statement(TSNode n, std::string_view 
       --h;
     e = h;
   }
-  s.text = std::string(source.substr(a, e - a));
+  s.text = source.substr(a, e - a);
   size_t nl = a == 0 ? std::string_view::npos : source.rfind('\n', a - 1);
   s.column = static_cast<int>(nl == std::string_view::npos ? a : a - nl - 1);
   s.header_end = s.line;
@@ -458,7 +458,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
         if (m->language == Language::Cpp) detail::extract_cpp_preprocessor(*m);
         break;
       }
-      detail::Builder b(*m, text);
+      detail::Builder b(*m, m->store->text);  // node texts are views into the store
       if (m->language == Language::Python)
         detail::extract_python(tree.root(), b);
       else

@@ -74,7 +74,7 @@ struct Call {
   int line = 0, column = 0, end_line = 0;
   std::string function;       ///< qualified name of the enclosing function, "" at module level
   bool in_loop = false;       ///< inside a loop body or comprehension of the same function
-  std::string text;           ///< the whole call expression
+  std::string_view text;      ///< the whole call expression (into the model's LineStore text)
 };
 
 struct Assignment {
@@ -84,12 +84,13 @@ struct Assignment {
   int line = 0;
   std::string function;
   std::string cls;
-  std::string text;           ///< the whole statement
+  std::string_view text;      ///< the whole statement (into the model's LineStore text)
 };
 
 struct Statement {
   std::string kind;           ///< tree-sitter node type ("expression_statement", "if_statement")
-  std::string text;           ///< simple statements: whole text; compound ones: the header lines
+  /// simple statements: whole text; compound ones: the header lines (into the model's LineStore text)
+  std::string_view text;
   int column = 0;             ///< 0-based byte column of `text` on `line` (statement_code reads it)
   int line = 0, end_line = 0; ///< end_line covers the whole statement, body included
   int header_end = 0;         ///< last line of `text`

@@ -361,6 +361,22 @@ TEST_CASE("model lines: views into one store per file, valid in copies after the
   REQUIRE(copy.store);
   CHECK(copy.store->text == "x = 1  # one\r\ny = 'two'\nz\n");
   CHECK(copy.text_lines[1].data() == copy.store->text.data() + 14);  // a view, not a copy
+  // statements, calls and assignments point into the same store
+  auto k = review::lang::analyze_file("k.py", "w = f(1)\r\nif w:\n    g()\n");
+  review::lang::SourceModel kc = *k;
+  k.reset();
+  auto inside = [&](std::string_view v) {
+    return v.data() >= kc.store->text.data() && v.data() + v.size() <= kc.store->text.data() + kc.store->text.size();
+  };
+  REQUIRE(kc.calls.size() == 2);
+  CHECK(kc.calls[0].text == "f(1)");
+  CHECK(inside(kc.calls[0].text));
+  REQUIRE(kc.assignments.size() == 1);
+  CHECK(kc.assignments[0].text == "w = f(1)");
+  CHECK(inside(kc.assignments[0].text));
+  REQUIRE(kc.statements.size() >= 2);
+  CHECK(kc.statements[1].text == "if w:");
+  CHECK(inside(kc.statements[1].text));
   // a CMake file: comments blanked in the code, kept as comments
   auto c = review::lang::analyze_file("CMakeLists.txt", "set(A 1) # why\nproject(p)\n");
   REQUIRE(c->lines.size() == 2);

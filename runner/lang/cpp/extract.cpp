@@ -228,7 +228,7 @@ class CppWalker {
     c.end_line = end_line(n);
     c.function = b_.fn_name(ctx);
     c.in_loop = ctx.loop > 0;
-    c.text = b_.str(n);
+    c.text = b_.text(n);
     if (ctx.function >= 0) b_.model.functions[ctx.function].calls.push_back(c.callee);
     b_.model.calls.push_back(std::move(c));
   }
@@ -241,7 +241,7 @@ class CppWalker {
     a.line = start_line(n);
     a.function = b_.fn_name(ctx);
     if (ctx.cls >= 0) a.cls = b_.model.classes[ctx.cls].name;
-    a.text = b_.str(n);
+    a.text = b_.text(n);
     b_.model.assignments.push_back(std::move(a));
   }
 

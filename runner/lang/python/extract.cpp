@@ -252,7 +252,7 @@ class PyWalker {
     c.end_line = end_line(n);
     c.function = b_.fn_name(ctx);
     c.in_loop = ctx.loop > 0 || ctx.comprehension;
-    c.text = b_.str(n);
+    c.text = b_.text(n);
     if (ctx.function >= 0) b_.model.functions[ctx.function].calls.push_back(c.callee);
     b_.model.calls.push_back(std::move(c));
   }
@@ -294,7 +294,8 @@ class PyWalker {
       else
         op = ts_node_is_null(value) ? ":" : "=";
     }
-    std::string v = b_.str(value), text = b_.str(n);
+    std::string v = b_.str(value);
+    std::string_view text = b_.text(n);
     for (auto& t : names) {
       Assignment a;
       a.target = std::move(t);
