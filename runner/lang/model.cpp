@@ -66,19 +66,24 @@ Language language_of(std::string_view path) {
   return Language::Text;
 }
 
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> out;
+std::vector<std::string_view> split_line_views(std::string_view text) {
+  std::vector<std::string_view> out;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;
     size_t stop = end;
     if (stop > pos && text[stop - 1] == '\r') --stop;
-    out.emplace_back(text.substr(pos, stop - pos));
+    out.push_back(text.substr(pos, stop - pos));
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
   return out;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string_view> views = split_line_views(text);
+  return std::vector<std::string>(views.begin(), views.end());
 }
 
 namespace {
@@ -121,22 +126,8 @@ void shrink(SourceModel& m) {
 void set_text(SourceModel& m, std::string_view text) {
   m.store = std::make_shared<LineStore>();
   m.store->text.assign(text);
-  std::string_view t = m.store->text;
-  m.text_lines.clear();
+  m.text_lines = split_line_views(m.store->text);
   m.lines.clear();
-  size_t n = 0;
-  for (char c : t) n += c == '\n';
-  m.text_lines.reserve(n + 1);
-  size_t pos = 0;
-  while (pos < t.size()) {
-    size_t nl = t.find('\n', pos);
-    size_t end = nl == std::string_view::npos ? t.size() : nl;
-    size_t stop = end;
-    if (stop > pos && t[stop - 1] == '\r') --stop;
-    m.text_lines.push_back(t.substr(pos, stop - pos));
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
 }
 
 void set_code(SourceModel& m, std::string code, const std::vector<std::string>& comments) {

@@ -267,6 +267,8 @@ std::string statement_code(const SourceModel& m, const Statement& s);
 
 /// Splits text into lines (LF or CRLF; a final line without newline counts; "" -> no lines).
 std::vector<std::string> split_lines(std::string_view text);
+/// split_lines as views into `text` (valid while it is).
+std::vector<std::string_view> split_line_views(std::string_view text);
 
 /// Sets `m.text_lines` to the lines of `text` (split as split_lines does), held in a new
 /// `m.store`; `m.lines` is cleared. Throws std::bad_alloc only.

@@ -26,6 +26,20 @@ void fill(MemoryFacts& m) {
   m.add("lines", "a.py", 1, {{"text", "old"}, {"added", Value(false)}}, /*base=*/true);
 }
 
+/// "RULE@file:line " for each finding, in order.
+std::string where(const EvalResult& res) {
+  std::string out;
+  for (const auto& f : res.findings) out += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  return out;
+}
+
+/// The facts' events, one per line.
+std::string event_log(const MemoryFacts& m) {
+  std::string out;
+  for (const auto& e : m.events) out += e + "\n";
+  return out;
+}
+
 /// The text of rule `id` with `body` and fixed messages and example.
 std::string rule(const char* id, const char* body) {
   return std::string("rule ") + id + " \"r\" {\n" + body +
@@ -246,12 +260,9 @@ TEST_CASE("evaluator: a source is released after its last reader and never queri
                      rule("R4", "for c in calls(changed) where c.callee == \"g\"");
   auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
   REQUIRE(r.ok());
-  auto res = evaluate(*r.program, m);
-  std::string found;
-  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  std::string found = where(evaluate(*r.program, m));
   CHECK(found == "R1@a.py:1 R1@b/c.py:7 R2@a.py:1 R3@a.py:1 R4@a.py:2 ");
-  std::string log;
-  for (const auto& e : m.events) log += e + "\n";
+  std::string log = event_log(m);
   CHECK(log ==
         "query files(changed)\n"
         "release files\n"
@@ -279,12 +290,9 @@ TEST_CASE("evaluator: a scope known in advance is released after its last reader
                      rule("R4", "for f in files(changed)\n where count(l in lines(f.path)) == 2");
   auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
   REQUIRE(r.ok());
-  auto res = evaluate(*r.program, m);
-  std::string found;
-  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  std::string found = where(evaluate(*r.program, m));
   CHECK(found == "R1@a.py:1 R1@b/c.py:7 R2@a.py:0 R2@b/c.py:0 R3@other.py:3 R4@a.py:0 ");
-  std::string log;
-  for (const auto& e : m.events) log += e + "\n";
+  std::string log = event_log(m);
   INFO(log);
   // lines(changed) and lines(repo) each go once their one reader is done; lines itself (read by
   // file in R2 and R4) once the last of those is
@@ -469,14 +477,10 @@ TEST_CASE("evaluator: rules sharing a source run together; findings keep the rul
   std::vector<std::string> ran;
   EvalOptions o;
   o.on_rule = [&](const std::string& id, size_t, size_t) { ran.push_back(id); };
-  auto res = evaluate(*r.program, m, o);
-  std::string found;
-  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
-  CHECK(found == "R1@a.py:1 R2@a.py:2 R3@b/c.py:7 R4@a.py:2 R5@a.py:2 ");
+  CHECK(where(evaluate(*r.program, m, o)) == "R1@a.py:1 R2@a.py:2 R3@b/c.py:7 R4@a.py:2 R5@a.py:2 ");
   // R3 joins R1 (lines open), R4 joins R2 (calls open); R5 reads R2's findings: after it
   CHECK(ran == std::vector<std::string>{"R1", "R3", "R2", "R4", "R5"});
-  std::string log;
-  for (const auto& e : m.events) log += e + "\n";
+  std::string log = event_log(m);
   CHECK(log == "query lines(changed)\nquery calls(changed)\nrelease calls\nrelease lines\n");
 }
 
@@ -493,9 +497,7 @@ TEST_CASE("evaluator: findings of a tag no rule reads are reported; a read tag's
                      rule("N", "", "for x in findings(\"unread\")");
   auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
   REQUIRE(r.ok());
-  auto res = evaluate(*r.program, m);
-  std::string found;
-  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
+  std::string found = where(evaluate(*r.program, m));
   // N reads "unread" too, so it is read after all: both writers' findings reach it
   CHECK(found == "W1@a.py:1 W2@b/c.py:7 R@a.py:1 N@a.py:1 N@b/c.py:7 ");
   text = rule("W1", "  tags \"unread\", \"read\"\n", "for l in lines(changed) where l.text ~ /gfx942/") +
@@ -503,10 +505,7 @@ TEST_CASE("evaluator: findings of a tag no rule reads are reported; a read tag's
          rule("R", "", "for x in findings(\"read\")");
   auto r2 = load_ruleset("t.rules", text, m.schema(), nullptr, {});
   REQUIRE(r2.ok());
-  res = evaluate(*r2.program, m);
-  found.clear();
-  for (const auto& f : res.findings) found += f.rule_id + "@" + f.file + ":" + std::to_string(f.line) + " ";
-  CHECK(found == "W1@a.py:1 W2@b/c.py:7 R@a.py:1 ");
+  CHECK(where(evaluate(*r2.program, m)) == "W1@a.py:1 W2@b/c.py:7 R@a.py:1 ");
 }
 
 TEST_CASE("evaluator: time budget stops one rule, others run") {
