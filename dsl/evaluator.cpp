@@ -1284,7 +1284,29 @@ class Evaluator final : public RuleEngine {
     for (const auto& fp : plan->fors)
       if (!early(fp.filters)) return;
     if (!early(plan->after)) return;
+    // A later `for` whose own conditions no fact meets (ForPlan::own) leaves the loops nothing
+    // to bind: checked when its facts are at hand (one look, stopping at the first that meets them).
+    for (size_t i = 1; i < plan->fors.size(); ++i)
+      if (!plan->fors[i].own.empty() && !some_fact(body.fors[i], plan->fors[i])) return;
     join(body, *plan, 0, nullptr);
+  }
+
+  /// False when the facts of `f`'s source over its scope are at hand and none meets all of
+  /// `fp.own`; true otherwise (not at hand: not known, and not worth building here).
+  bool some_fact(const ast::ForClause& f, const ForPlan& fp) {
+    const std::string key = query_key(f.domain.source, scope_of(f.domain.scope));
+    auto it = cache_.find(key);
+    if (it == cache_.end()) return true;
+    size_t mark = env_.size();
+    for (const auto& fact : *it->second) {
+      tick();
+      env_.push_back({f.var, Value(fact), false});
+      bool all = true;
+      for (size_t j : fp.own) all = all && eval(*fp.filters[j].expr).truthy() != fp.filters[j].negate;
+      env_.resize(mark);
+      if (all) return true;
+    }
+    return false;
   }
 
   /// Whether evaluating `e` now reads only facts at hand: each fact source it ranges over was

@@ -146,6 +146,13 @@ struct Filter {
 struct ForPlan {
   std::optional<Probe> probe;
   std::vector<Filter> filters;
+  /// For a `for` after the first over a fact source and a scope known in advance: the positions
+  /// in `filters` of the conditions that read no other `for` variable (nor a capture), bind
+  /// nothing and scan nothing. When no fact of that source meets them all, no binding of the
+  /// rule can: the evaluator checks that before the loops when the facts are at hand (T-TIER's
+  /// `for f in files(changed) where f.path == l.file and f.tier == 1` on a tree without a tier-1
+  /// file looked every added line up for nothing). explain prints "(some fact first)".
+  std::vector<size_t> own;
 };
 
 /// The execution plan of one rule. `before` runs after `when`, before the first `for`; `fors[i]`

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "dsl/plan.hpp"
+#include "dsl/schedule.hpp"
 
 namespace review::dsl {
 
@@ -556,6 +557,24 @@ class Planner {
     };
     for (int i = 0; i < n; ++i) memoise(out.fors[i].filters, i);
     memoise(out.after, n - 1);
+    // Conditions of a later `for` that read only its own variable (ForPlan::own).
+    using K = ast::ScopeExpr::Kind;
+    for (int i = 1; i < n; ++i) {
+      const ast::Domain& d = r.fors[i].domain;
+      if (d.findings || d.source.empty() || d.source == "pr" || list_domain(p_, d) || d.scope.kind == K::Expr) continue;
+      auto& fp = out.fors[static_cast<size_t>(i)];
+      for (size_t j = 0; j < fp.filters.size(); ++j) {
+        const Filter& f = fp.filters[j];
+        if (f.memo >= 0 || f.table >= 0 || !movable(*f.expr)) continue;
+        std::set<std::string> names;
+        refs(*f.expr, names);
+        bool own = names.count(r.fors[static_cast<size_t>(i)].var) > 0;
+        for (const auto& name : names)
+          if (name != r.fors[static_cast<size_t>(i)].var)
+            if (auto it = bound.find(name); it != bound.end() && it->second >= 0) own = false;
+        if (own) fp.own.push_back(j);
+      }
+    }
     return out;
   }
 
@@ -774,7 +793,10 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
     const auto& fp = plan.fors[i];
     out += "  for " + f.var + " in " + ast::dump(f.domain) + ": " +
            (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) + "\n";
-    for (const auto& x : fp.filters) out += "    check " + filter_text(r, x) + "\n";
+    for (size_t j = 0; j < fp.filters.size(); ++j) {
+      bool first = std::find(fp.own.begin(), fp.own.end(), j) != fp.own.end();
+      out += "    check " + filter_text(r, fp.filters[j]) + (first ? "  (some fact first)" : "") + "\n";
+    }
   }
   if (!plan.after.empty()) out += "  then\n";
   for (const auto& x : plan.after) out += "    check " + filter_text(r, x) + "\n";

@@ -313,6 +313,38 @@ TEST_CASE("evaluator: a scope known in advance is released after its last reader
       for (size_t j = i + 1; j < m.events.size(); ++j) CHECK(m.events[j] != "query " + m.events[i].substr(8));
 }
 
+TEST_CASE("evaluator: a later for whose own conditions no fact at hand meets skips the rule's loops") {
+  std::string text = "kind k \"k\" when exists f in files(changed) where f.path == \"a.py\"\n" +
+                     rule("T", "for l in lines(changed) where l.added\n for f in files(changed) where f.path == l.file and f.added_count == 2");
+  {
+    MemoryFacts m;
+    fill(m);  // every file has added_count 1
+    auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    CHECK(r.program->plan("T").find("check (== f.added_count 2)  (some fact first)") != std::string::npos);
+    CHECK(where(evaluate(*r.program, m)).empty());
+    CHECK(m.query_count["lines(changed)"] == 0);  // files(changed) was at hand (the kind read it): no loop ran
+  }
+  {
+    MemoryFacts m;
+    fill(m);
+    m.add("files", "a.py", 0, {{"path", "a.py"}, {"added_count", 2}});
+    auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    CHECK(where(evaluate(*r.program, m)) == "T@a.py:1 ");
+    CHECK(m.query_count["lines(changed)"] == 1);
+  }
+  {  // not at hand (no kind reads files): the loops run, with the same (empty) result
+    MemoryFacts m;
+    fill(m);
+    auto r = load_ruleset("t.rules", rule("T", "for l in lines(changed) where l.added\n for f in files(changed) where f.path == l.file and f.added_count == 2"),
+                          m.schema(), nullptr, {});
+    REQUIRE(r.ok());
+    CHECK(where(evaluate(*r.program, m)).empty());
+    CHECK(m.query_count["lines(changed)"] == 1);
+  }
+}
+
 TEST_CASE("evaluator: the changed and base reads of the kinds and of the rules that run are announced before the kinds run") {
   MemoryFacts m;
   fill(m);

@@ -543,7 +543,7 @@ TEST_CASE("explain --plan names the later lookups' keys a read by key asks for",
         "  for kw in c0.kwarg_names: scan\n"
         "  for u in symbols(repo): index symbols(repo) by .name = n and .kind = \"reference\"  (read by key: only "
         "files whose text holds it and the key of `(in kw c.kwarg_names)` are parsed)\n"
-        "    check (== u.kind \"reference\")\n"
+        "    check (== u.kind \"reference\")  (some fact first)\n"
         "    check (== u.name n)\n"
         "    check (!= u.file c0.file)\n"
         "  for c in calls(u.file): index calls(u.file) by .line = u.line\n"
