@@ -196,7 +196,7 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.function) + heap(a.cls);  // text: a view
   b.add("assignments", as);
   size_t st = vec(m.statements);
-  for (const auto& x : m.statements) st += heap(x.kind) + heap(x.function);  // text: a view
+  for (const auto& x : m.statements) st += heap(x.function);  // kind and text: views
   b.add("statements", st);
   size_t im = vec(m.imports);
   for (const auto& x : m.imports) im += heap(x.module) + strs(x.names);

@@ -22,7 +22,7 @@ class StatementFields final : public dsl::FieldProvider {
   Value field(int index, std::string_view name) const override {
     if (!m_ || index < 0 || index >= static_cast<int>(m_->statements.size())) return {};
     const auto& s = m_->statements[index];
-    if (name == "kind") return Value(s.kind);
+    if (name == "kind") return Value(std::string(s.kind));
     if (name == "text") return Value(std::string(s.text));
     if (name == "code") return Value(lang::statement_code(*m_, s));
     if (name == "function") return Value(s.function);

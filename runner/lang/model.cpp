@@ -258,7 +258,7 @@ int Builder::add_prefix(std::string p) {
 
 std::pair<uint32_t, uint32_t> Builder::add_statement(TSNode n, std::string_view type, const Ctx& ctx, TSNode body) {
   Statement s;
-  s.kind = std::string(type);
+  s.kind = type;  // ts_node_type's name: static for the grammar's lifetime (the process)
   s.line = start_line(n);
   s.end_line = end_line(n);
   s.function = fn_name(ctx);

@@ -88,7 +88,9 @@ struct Assignment {
 };
 
 struct Statement {
-  std::string kind;           ///< tree-sitter node type ("expression_statement", "if_statement")
+  /// tree-sitter node type ("expression_statement", "if_statement"): the grammar's own static
+  /// name, not a copy
+  std::string_view kind;
   /// simple statements: whole text; compound ones: the header lines (into the model's LineStore text)
   std::string_view text;
   int column = 0;             ///< 0-based byte column of `text` on `line` (statement_code reads it)

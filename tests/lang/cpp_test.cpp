@@ -176,7 +176,7 @@ TEST_CASE("cpp branches: else-if chains are one branch; switch cases and default
 TEST_CASE("cpp statements and loops", "[cpp]") {
   auto m = cc("void f() {\n  int a = 0;\n  for (auto& x : v) {\n    a += x;\n  }\n  return;\n}\n");
   std::vector<std::string> k;
-  for (const auto& s : m->statements) k.push_back(s.kind + "@" + std::to_string(s.line));
+  for (const auto& s : m->statements) k.push_back(std::string(s.kind) + "@" + std::to_string(s.line));
   CHECK(join(k) == "function_definition@1|declaration@2|for_range_loop@3|expression_statement@4|return_statement@6");
   CHECK(m->statements[0].text == "void f()");
   CHECK(m->statements[2].text == "for (auto& x : v)");

@@ -251,7 +251,7 @@ TEST_CASE("python branches: if/elif/else arms and match", "[python]") {
 TEST_CASE("python statements: kinds, header text for compound statements, code", "[python]") {
   auto m = py("x = 1  # c\nfor i in r:\n    del self.w\nwith open(p) as f:\n    pass\n");
   std::vector<std::string> kinds;
-  for (const auto& s : m->statements) kinds.push_back(s.kind + "@" + std::to_string(s.line));
+  for (const auto& s : m->statements) kinds.push_back(std::string(s.kind) + "@" + std::to_string(s.line));
   CHECK(join(kinds) == "expression_statement@1|for_statement@2|delete_statement@3|with_statement@4|pass_statement@5");
   CHECK(m->statements[1].text == "for i in r:");
   CHECK(m->statements[1].end_line == 3);
@@ -377,6 +377,11 @@ TEST_CASE("model lines: views into one store per file, valid in copies after the
   REQUIRE(kc.statements.size() >= 2);
   CHECK(kc.statements[1].text == "if w:");
   CHECK(inside(kc.statements[1].text));
+  // a statement's kind is the grammar's own name, shared by every model (no copy)
+  auto k2 = review::lang::analyze_file("k2.py", "if z:\n    pass\n");
+  REQUIRE(!k2->statements.empty());
+  CHECK(k2->statements[0].kind == "if_statement");
+  CHECK(k2->statements[0].kind.data() == kc.statements[1].kind.data());
   // a CMake file: comments blanked in the code, kept as comments
   auto c = review::lang::analyze_file("CMakeLists.txt", "set(A 1) # why\nproject(p)\n");
   REQUIRE(c->lines.size() == 2);
