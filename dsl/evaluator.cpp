@@ -321,12 +321,6 @@ class Evaluator final : public RuleEngine {
     return nullptr;
   }
 
-  static std::string query_key(const std::string& source, const Scope& scope) {
-    std::string key = source + '\0' + std::to_string(static_cast<int>(scope.kind));
-    for (const auto& p : scope.patterns) key += '\0' + p;
-    return key;
-  }
-
   const std::vector<FactPtr>& query(const std::string& source, const Scope& scope) {
     std::string key = query_key(source, scope);
     auto it = cache_.find(key);

@@ -18,6 +18,12 @@ bool list_domain(const ProgramImpl& p, const ast::Domain& d) {
   return true;
 }
 
+std::string query_key(const std::string& source, const Scope& scope) {
+  std::string key = source + '\0' + std::to_string(static_cast<int>(scope.kind));
+  for (const auto& p : scope.patterns) key += '\0' + p;
+  return key;
+}
+
 void collect_tags(const ast::Rule& r, std::set<std::string>& tags) {
   std::function<void(const Expr&)> walk = [&](const Expr& e) {
     if (e.kind == Expr::Kind::Findings) tags.insert(e.text);
@@ -175,12 +181,6 @@ struct ScopeRead {
   long last = -1;
 };
 
-std::string scope_read_key(const std::string& source, const Scope& scope) {
-  std::string k = source + '\0' + std::to_string(static_cast<int>(scope.kind));
-  for (const auto& p : scope.patterns) k += '\0' + p;
-  return k;
-}
-
 /// Releases (through the engine) every scope read whose last reader is before rule `position`
 /// while its source is still read later (a source read by no later rule is released whole by
 /// release_before), once.
@@ -259,7 +259,7 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
   std::map<std::string, ScopeRead> scope_reads;
   auto note_scope = [&](const ast::Domain& d, long pos) {
     if (auto s = static_scope(d.scope)) {
-      ScopeRead& r = scope_reads[scope_read_key(d.source, *s)];
+      ScopeRead& r = scope_reads[query_key(d.source, *s)];
       r.source = d.source;
       r.scope = *s;
       r.last = pos;

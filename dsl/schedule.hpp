@@ -61,6 +61,10 @@ class RuleEngine {
 /// diagnostics and stops are returned in p.rules' order. opts.on_rule is called before each rule.
 EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine& engine);
 
+/// The key of one read of `source` over `scope`: the evaluator's cache and indexes start with
+/// it, and the driver names a scope read by it (distinct (source, scope) pairs, distinct keys).
+std::string query_key(const std::string& source, const Scope& scope);
+
 /// Same decision as the checker's: a domain is a list (not a fact source) when it has a list
 /// expression that is not a bare name, or a bare name the schema has no source of.
 bool list_domain(const ProgramImpl& p, const ast::Domain& d);
