@@ -48,6 +48,16 @@ std::string scope_key(const std::string& source, const Scope& scope) {
 using util::analysable;
 using util::base_path;
 
+/// Erases the entries of `m` whose key starts with `prefix`; returns how many facts they held.
+size_t erase_prefixed(std::map<std::string, std::vector<FactPtr>>& m, const std::string& prefix) {
+  size_t freed = 0;
+  for (auto it = m.lower_bound(prefix); it != m.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
+    freed += it->second.size();
+    it = m.erase(it);
+  }
+  return freed;
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_skip_globs() {
@@ -508,13 +518,8 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
 
 void ChangeFacts::release(const std::string& source) {
   const std::string prefix = source + '\x1f';
-  auto starts = [&](const std::string& k) { return k.compare(0, prefix.size(), prefix) == 0; };
   size_t freed = 0;  // facts
-  for (auto* m : {&cache_, &file_cache_, &keyed_cache_})
-    for (auto it = m->lower_bound(prefix); it != m->end() && starts(it->first);) {
-      freed += it->second.size();
-      it = m->erase(it);
-    }
+  for (auto* m : {&cache_, &file_cache_, &keyed_cache_}) freed += erase_prefixed(*m, prefix);
   for (auto& r : repositories_)
     if (r.facts) r.facts->release(source);
 #ifdef __GLIBC__
@@ -535,15 +540,8 @@ void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
     freed += it->second.size();
     cache_.erase(it);
   }
-  for (auto it = keyed_cache_.lower_bound(key + '\x1e'); it != keyed_cache_.end() && it->first.rfind(key + '\x1e', 0) == 0;) {
-    freed += it->second.size();
-    it = keyed_cache_.erase(it);
-  }
-  const std::string side = source + (scope.kind == Scope::Kind::Base ? "\x1f" "b:" : "\x1f" "h:");
-  for (auto it = file_cache_.lower_bound(side); it != file_cache_.end() && it->first.rfind(side, 0) == 0;) {
-    freed += it->second.size();
-    it = file_cache_.erase(it);
-  }
+  freed += erase_prefixed(keyed_cache_, key + '\x1e');
+  freed += erase_prefixed(file_cache_, source + (scope.kind == Scope::Kind::Base ? "\x1f" "b:" : "\x1f" "h:"));
   for (auto& r : repositories_)
     if (r.facts) r.facts->release_scope(source, scope);
 #ifdef __GLIBC__
