@@ -125,6 +125,16 @@ size_t CompiledRegex::cached_instances() const {
   return cache_.size();
 }
 
+void CompiledRegex::clear_instances() const {
+  std::unordered_map<std::string, std::shared_ptr<const re2::RE2>> dropped;
+  std::deque<std::string> keys;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropped.swap(cache_);
+    keys.swap(order_);
+  }
+}
+
 bool regex_search(const re2::RE2& re, std::string_view text, std::vector<std::string>* groups) {
   if (!groups)  // no submatches asked: RE2 answers from its DFA alone
     return re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, nullptr, 0);

@@ -1,3 +1,4 @@
+#include <climits>
 #include "dsl/schedule.hpp"
 
 #include <cstdint>
@@ -127,13 +128,18 @@ std::vector<size_t> run_order(const ProgramImpl& p, Runs&& runs, const std::set<
   std::vector<bool> done(p.rules.size(), false);
   while (order.size() < todo.size()) {
     size_t best = 0, best_new = SIZE_MAX;
+    int best_left = INT_MAX;
     bool chain_blocked = false;  // an earlier chained rule has not run
     for (size_t i : todo) {
       if (done[i]) continue;
       if (chained[i] && chain_blocked) continue;
       size_t fresh = 0;
-      for (const auto& s : reads[i]) fresh += !open.count(s);
-      if (fresh < best_new) best = i, best_new = fresh;
+      int left = INT_MAX;  // readers still to run of the open source this rule brings closest to release
+      for (const auto& s : reads[i]) {
+        if (!open.count(s)) ++fresh;
+        else if (s != "pr") left = std::min(left, readers_left[s]);
+      }
+      if (fresh < best_new || (fresh == best_new && left < best_left)) best = i, best_new = fresh, best_left = left;
       if (chained[i]) chain_blocked = true;
     }
     done[best] = true;
@@ -274,6 +280,11 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
   std::set<std::string> read_tags;
   for (const auto& pr : p.rules) collect_tags(*pr.rule, read_tags);  // kinds run before any finding
   std::vector<EvalResult> slots(p.rules.size());
+  // Regexes with `{name}` holes: their instances (one RE2 per hole value) are dropped after
+  // each rule rather than held for the rest of the run.
+  std::set<const CompiledRegex*> holed;
+  for (const auto& [expr, cr] : p.regexes)
+    if (cr && !cr->holes.empty()) holed.insert(cr.get());
   for (size_t pos = 0; pos < order.size(); ++pos) {
     const auto& pr = p.rules[order[pos]];
     bool report = false;
@@ -285,6 +296,7 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
     RulePart part;
     engine.run_rule_part(pr, part);
     engine.finish_rule(pr, report, read_tags, part, slots[order[pos]]);
+    for (const auto* cr : holed) cr->clear_instances();  // the next rule compiles what it needs
   }
   release_before(engine, last_reader, static_cast<long>(order.size()));
   for (auto& one : slots) {

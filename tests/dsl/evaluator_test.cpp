@@ -6,6 +6,7 @@
 #include <map>
 
 #include "catch.hpp"
+#include "dsl/plan.hpp"
 #include "dsl/ruleset.hpp"
 #include "memory_facts.hpp"
 
@@ -116,6 +117,26 @@ TEST_CASE("evaluator: regex holes with field chains insert quoted text") {
     m.add("calls", "a.py", 13, {{"callee", "**/*.py(3)"}});
     CHECK(eval_rule(r.body, &m) == r.want);
   }
+}
+
+TEST_CASE("evaluator: a rule's regex instances are not kept after it") {
+  // two rules with the same holed regex: each compiles its instances; none stay after the run
+  std::string text = rule("R1", "for f in functions\n for c in calls where c.callee ~ /^{f.name}\\(/") +
+                     rule("R2", "for f in functions\n for c in calls where c.callee ~ /^{f.name}\\(/");
+  MemoryFacts m;
+  m.changed = {"a.py"};
+  m.add("functions", "a.py", 10, {{"name", "get.x"}});
+  m.add("functions", "a.py", 20, {{"name", "put"}});
+  m.add("calls", "a.py", 12, {{"callee", "get.x(2)"}});
+  m.add("calls", "a.py", 22, {{"callee", "put(2)"}});
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  size_t holed = 0;
+  for (const auto& [expr, cr] : r.program->impl().regexes) holed += !cr->holes.empty();
+  REQUIRE(holed >= 2);
+  auto res = evaluate(*r.program, m);
+  CHECK(where(res) == "R1@a.py:10 R1@a.py:20 R2@a.py:10 R2@a.py:20 ");
+  for (const auto& [expr, cr] : r.program->impl().regexes) CHECK(cr->cached_instances() == 0);
 }
 
 TEST_CASE("evaluator: `at` moves the finding to another bound fact") {

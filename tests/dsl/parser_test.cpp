@@ -419,6 +419,11 @@ TEST_CASE("regex instances: quoted values, bounded cache") {
   CHECK(re->cached_instances() == kMaxRegexInstances);
   CHECK(regex_search(*dotted, "get.x(", nullptr));  // still valid after eviction
   CHECK(re->instance({"get.x"}) != dotted);         // evicted, compiled anew
+  re->clear_instances();
+  CHECK(re->cached_instances() == 0);
+  CHECK(regex_search(*dotted, "get.x(", nullptr));  // a holder keeps its instance
+  CHECK(re->instance({"v1"}) != nullptr);
+  CHECK(re->cached_instances() == 1);
   // the cache key tells apart value lists that a separator alone would join the same way
   auto two = compile_regex("^{a}{b}=", err);
   REQUIRE(two);
