@@ -11,6 +11,76 @@ using dsl::Value;
 using T = dsl::Type;
 using util::field;
 
+// The fields of one file side's branch chains, read on demand from the model's chains (record
+// i is branch_chains()[i]); only whether some arm is added is kept per chain. Stored per fact,
+// an audit's chains of ROCm/aiter and their dispatch cases took about 110 MiB.
+class BranchFields final : public dsl::FieldProvider {
+ public:
+  BranchFields(std::shared_ptr<const lang::SourceModel> m, std::vector<char> added)
+      : m_(std::move(m)), added_(std::move(added)) {}
+
+  Value field(int index, std::string_view name) const override {
+    const auto& chains = m_->branch_chains();
+    if (index < 0 || static_cast<size_t>(index) >= chains.size()) return {};
+    const analysis::BranchChain& c = chains[static_cast<size_t>(index)];
+    if (name == "added") return Value(added_[static_cast<size_t>(index)] != 0);
+    if (name == "arms") return Value(static_cast<int>(c.arms.size()) + (c.has_else ? 1 : 0));
+    if (name == "conditions") {
+      std::vector<std::string> conds;
+      for (const auto& a : c.arms) conds.push_back(a.condition);
+      if (c.has_else) conds.emplace_back();
+      return util::str_list(conds);
+    }
+    if (name == "else_kind") return Value(c.else_kind);
+    if (name == "else_raises") return Value(c.else_raises);
+    if (name == "function") return Value(util::normalise_function(c.function));
+    if (name == "has_else") return Value(c.has_else);
+    if (name == "kind") return Value(c.kind);
+    if (name == "subject") return Value(c.subject);
+    return {};
+  }
+  std::vector<std::string> names() const override {
+    return {"added", "arms", "conditions", "else_kind", "else_raises", "function", "has_else", "kind", "subject"};
+  }
+
+ private:
+  std::shared_ptr<const lang::SourceModel> m_;
+  std::vector<char> added_;  // per chain: some arm's first line is added
+};
+
+// The fields of one file side's dispatch cases: record r is (chain, arm, comparison) of the
+// model's branch chains; `dispatch` is the chain's `branches` fact.
+class DispatchFields final : public dsl::FieldProvider {
+ public:
+  struct Record {
+    uint32_t chain = 0, arm = 0, compare = 0;
+    bool added = false;
+  };
+
+  DispatchFields(std::shared_ptr<const lang::SourceModel> m, std::vector<FactPtr> chains, std::vector<Record> records)
+      : m_(std::move(m)), chains_(std::move(chains)), records_(std::move(records)) {}
+
+  Value field(int index, std::string_view name) const override {
+    if (index < 0 || static_cast<size_t>(index) >= records_.size()) return {};
+    const Record& r = records_[static_cast<size_t>(index)];
+    const analysis::BranchChain& c = m_->branch_chains()[r.chain];
+    const analysis::BranchArm& arm = c.arms[r.arm];
+    if (name == "added") return Value(r.added);
+    if (name == "dispatch") return Value(chains_[r.chain]);
+    if (name == "function") return Value(util::normalise_function(c.function));
+    if (name == "op") return Value(r.compare < arm.ops.size() ? arm.ops[r.compare] : std::string());
+    if (name == "subject") return Value(arm.compares[r.compare].first);
+    if (name == "value") return Value(arm.compares[r.compare].second);
+    return {};
+  }
+  std::vector<std::string> names() const override { return {"added", "dispatch", "function", "op", "subject", "value"}; }
+
+ private:
+  std::shared_ptr<const lang::SourceModel> m_;
+  std::vector<FactPtr> chains_;  // the file side's `branches` facts, by chain
+  std::vector<Record> records_;
+};
+
 class BranchesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
@@ -37,27 +107,15 @@ class BranchesSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    for (const auto& c : m->branch_chains()) {
-      auto f = dsl::make_fact("branches", r.path, c.line);
-      f->end_line = c.end_line;
-      f->set("kind", Value(c.kind));
-      f->set("arms", Value(static_cast<int>(c.arms.size()) + (c.has_else ? 1 : 0)));
-      f->set("has_else", Value(c.has_else));
-      f->set("else_raises", Value(c.else_raises));
-      f->set("else_kind", Value(c.else_kind));
-      f->set("subject", Value(c.subject));
-      f->set("function", Value(util::normalise_function(c.function)));
-      bool added = false;
-      std::vector<std::string> conds;
-      for (const auto& a : c.arms) {
-        added = added || r.added(a.line);
-        conds.push_back(a.condition);
-      }
-      if (c.has_else) conds.emplace_back();
-      f->set("added", Value(added));
-      f->set("conditions", util::str_list(conds));
-      out.push_back(f);
-    }
+    const auto& chains = m->branch_chains();
+    std::vector<char> added(chains.size(), 0);
+    for (size_t i = 0; i < chains.size(); ++i)
+      for (const auto& a : chains[i].arms) added[i] = added[i] || r.added(a.line);
+    static const dsl::Interned source("branches");
+    util::FactBlock block(source, dsl::Interned(r.path), std::make_shared<const BranchFields>(m, std::move(added)),
+                          chains.size());
+    for (size_t i = 0; i < chains.size(); ++i) block.add(chains[i].line, static_cast<int>(i), chains[i].end_line);
+    block.share(out);
     return out;
   }
 };
@@ -84,21 +142,23 @@ class DispatchCasesSource final : public Source {
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
     const auto& chains = ctx.file_facts("branches", r);
+    std::vector<DispatchFields::Record> records;
+    std::vector<int> lines;
     for (size_t i = 0; i < chains.size() && i < m->branch_chains().size(); ++i) {
       const auto& c = m->branch_chains()[i];
-      for (const auto& arm : c.arms)
-        for (size_t k = 0; k < arm.compares.size(); ++k) {
-          const auto& [subject, value] = arm.compares[k];
-          auto f = dsl::make_fact("dispatch_cases", r.path, arm.line);
-          f->set("op", Value(k < arm.ops.size() ? arm.ops[k] : std::string()));
-          f->set("subject", Value(subject));
-          f->set("value", Value(value));
-          f->set("dispatch", Value(chains[i]));
-          f->set("function", Value(util::normalise_function(c.function)));
-          f->set("added", Value(r.added(arm.line)));
-          out.push_back(f);
+      for (size_t j = 0; j < c.arms.size(); ++j)
+        for (size_t k = 0; k < c.arms[j].compares.size(); ++k) {
+          records.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j), static_cast<uint32_t>(k),
+                             r.added(c.arms[j].line)});
+          lines.push_back(c.arms[j].line);
         }
     }
+    static const dsl::Interned source("dispatch_cases");
+    size_t n = records.size();
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const DispatchFields>(m, chains, std::move(records)), n);
+    for (size_t i = 0; i < n; ++i) block.add(lines[i], static_cast<int>(i));
+    block.share(out);
     return out;
   }
 };

@@ -54,12 +54,13 @@ class FactBlock {
       : source_(source), file_(file), p_(std::move(p)), facts_(std::make_shared<std::vector<dsl::Fact>>()) {
     facts_->reserve(n);
   }
-  /// Adds the fact of record `index` at `line`. Not after share().
-  void add(int line, int index) {
+  /// Adds the fact of record `index` at `line` (ending at `end_line`, 0 = one line). Not after share().
+  void add(int line, int index, int end_line = 0) {
     dsl::Fact& f = facts_->emplace_back();
     f.source = source_;
     f.file = file_;
     f.line = line;
+    f.end_line = end_line;
     f.provider = p_;
     f.provider_index = index;
   }

@@ -311,10 +311,11 @@ TEST_CASE("branches and dispatch_cases come from the dispatch analysis", "[facts
   REQUIRE(br.size() == 1);
   CHECK(br[0]->get("conditions").as_list().size() == 3);
   const auto& dc = facts->query("dispatch_cases", kChanged);
-  CHECK(dump(dc, {"subject", "value", "function", "added"}) ==
-        "d.py:2 subject=dtype value=\"fp8\" function=pick added=true\n"
-        "d.py:4 subject=dtype value=\"bf16\" function=pick added=true\n"
-        "d.py:4 subject=dtype value=\"fp16\" function=pick added=true\n");
+  CHECK(dump(dc, {"subject", "value", "op", "function", "added"}) ==
+        "d.py:2 subject=dtype value=\"fp8\" op=== function=pick added=true\n"
+        "d.py:4 subject=dtype value=\"bf16\" op=in function=pick added=true\n"
+        "d.py:4 subject=dtype value=\"fp16\" op=in function=pick added=true\n");
+  CHECK(br[0]->get("else_kind").as_string() == "raise");
   REQUIRE(!dc.empty());
   CHECK(dc[0]->get("dispatch").as_fact() == br[0]);
 }
