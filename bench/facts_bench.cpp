@@ -110,7 +110,10 @@ uint64_t digest(const std::vector<Input>& in) {
   for (const auto& f : in) {
     auto m = review::lang::analyze_file(f.path, f.text, o);
     num(m->has_errors);
-    for (const auto& l : m->lines) { mix(l.code); mix(l.comment); num(l.function); num(l.cls); num(l.in_loop); num(l.in_condition); }
+    for (size_t i = 0; i < m->lines.size(); ++i) {
+      const auto& l = m->lines[i];
+      mix(m->code(i)); mix(m->comment(i)); num(l.function); num(l.cls); num(l.in_loop); num(l.in_condition);
+    }
     for (const auto& x : m->functions) { mix(x.qualified); mix(x.cls); mix(x.signature); num(x.start_line); num(x.end_line);
       for (const auto& p : x.params) { mix(p.name); mix(p.default_value); mix(p.text); }
       for (const auto& d : x.decorators) mix(d);

@@ -162,7 +162,7 @@ bool abstract_body(const lang::SourceModel& m, const lang::Function& f) {
   if (has_decorator(f, "abstractmethod")) return true;
   bool header = true;
   for (int l = f.start_line; l <= f.end_line && l <= static_cast<int>(m.lines.size()); ++l) {
-    std::string c = util::trim(m.lines[static_cast<size_t>(l - 1)].code);
+    std::string c = util::trim(m.code(static_cast<size_t>(l - 1)));
     if (header) {
       // the signature runs to the line whose code ends with ':' (comments are blanked)
       size_t colon = c.rfind(':');
@@ -255,7 +255,7 @@ std::shared_ptr<const Module> summarise(const lang::SourceModel& m) {
     out->assignments.push_back(std::move(b));
   }
   for (size_t i = 0; i < m.lines.size(); ++i)
-    if (binder_line(m.lines[i].code)) out->binder_lines.emplace(static_cast<int>(i + 1), std::string(m.lines[i].code));
+    if (binder_line(m.code(i))) out->binder_lines.emplace(static_cast<int>(i + 1), std::string(m.code(i)));
   return out;
 }
 

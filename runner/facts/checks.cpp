@@ -124,7 +124,7 @@ std::vector<Check> python_checks(const lang::SourceModel& m) {
     int clause_end = s.end_line;
     size_t own = s.line >= 1 && s.line <= static_cast<int>(m.text_lines.size()) ? indent(m.text_lines[s.line - 1]) : 0;
     for (int l = s.header_end + 1; l <= s.end_line && l <= static_cast<int>(m.lines.size()); ++l) {
-      std::string_view code = m.lines[l - 1].code;
+      std::string_view code = m.code(l - 1);
       size_t at = indent(code);
       if (at != own) continue;
       std::string_view rest = std::string_view(code).substr(at);

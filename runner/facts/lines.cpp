@@ -66,8 +66,8 @@ class LineFields final : public dsl::FieldProvider {
     const lang::LineInfo* li =
         m_ && line >= 1 && line <= static_cast<int>(m_->lines.size()) ? &m_->lines[line - 1] : nullptr;
     if (name == "text") return Value(std::string(text));
-    if (name == "code") return Value(std::string(li ? li->code : text));
-    if (name == "comment") return Value(li ? std::string(li->comment) : std::string());
+    if (name == "code") return Value(std::string(li ? m_->code(static_cast<size_t>(line - 1)) : text));
+    if (name == "comment") return Value(li ? std::string(m_->comment(static_cast<size_t>(line - 1))) : std::string());
     if (name == "function") return Value(m_ ? m_->function_at(line) : std::string());
     if (name == "class") return Value(m_ ? m_->class_at(line) : std::string());
     if (name == "in_loop") return Value(li && li->in_loop);

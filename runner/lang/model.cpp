@@ -133,6 +133,7 @@ void set_text(SourceModel& m, std::string_view text) {
 void set_code(SourceModel& m, std::string code, const std::vector<std::string>& comments) {
   LineStore& st = *m.store;
   st.code = std::move(code);
+  // the code keeps the text's line starts: a line's code is cut at its text's offset (code(i))
   size_t total = 0;
   for (const auto& c : comments) total += c.size();
   st.comments.clear();
@@ -140,24 +141,28 @@ void set_code(SourceModel& m, std::string code, const std::vector<std::string>& 
   for (const auto& c : comments) st.comments += c;
   const size_t n = m.text_lines.size();
   m.lines.assign(n, LineInfo{});
-  std::string_view cm = st.comments;
   size_t at = 0;
   for (size_t i = 0; i < n && i < comments.size(); ++i) {
-    m.lines[i].comment = cm.substr(at, comments[i].size());
+    m.lines[i].comment_at = static_cast<uint32_t>(at);
+    m.lines[i].comment_size = static_cast<uint32_t>(comments[i].size());
     at += comments[i].size();
   }
-  if (st.code.empty()) {
-    for (size_t i = 0; i < n; ++i) m.lines[i].code = m.text_lines[i];
-    return;
-  }
-  std::string_view cd = st.code;
-  size_t pos = 0;
-  for (size_t i = 0; i < n; ++i) {
-    size_t len = m.text_lines[i].size();
-    m.lines[i].code = pos + len <= cd.size() ? cd.substr(pos, len) : m.text_lines[i];
-    size_t nl = cd.find('\n', pos);
-    pos = nl == std::string_view::npos ? cd.size() : nl + 1;
-  }
+}
+
+std::string_view SourceModel::code(size_t i) const {
+  if (i >= text_lines.size()) return {};
+  std::string_view t = text_lines[i];
+  if (i >= lines.size() || !store || store->code.empty()) return t;
+  size_t at = static_cast<size_t>(t.data() - store->text.data());
+  if (at + t.size() > store->code.size()) return t;
+  return std::string_view(store->code).substr(at, t.size());
+}
+
+std::string_view SourceModel::comment(size_t i) const {
+  if (i >= lines.size() || !store) return {};
+  const LineInfo& li = lines[i];
+  if (li.comment_size == 0 || static_cast<size_t>(li.comment_at) + li.comment_size > store->comments.size()) return {};
+  return std::string_view(store->comments).substr(li.comment_at, li.comment_size);
 }
 
 const std::string& SourceModel::function_at(int line) const {
@@ -401,8 +406,9 @@ std::string statement_code(const SourceModel& m, const Statement& s) {
     bool cr = !seg.empty() && seg.back() == '\r';
     std::string_view body = cr ? seg.substr(0, seg.size() - 1) : seg;
     size_t col = line == s.line ? static_cast<size_t>(s.column) : 0;
-    const LineInfo* li = line >= 1 && static_cast<size_t>(line) <= m.lines.size() ? &m.lines[line - 1] : nullptr;
-    if (li && col + body.size() <= li->code.size()) out.append(li->code, col, body.size());
+    std::string_view code = line >= 1 && static_cast<size_t>(line) <= m.lines.size() ? m.code(static_cast<size_t>(line - 1))
+                                                                                    : std::string_view();
+    if (!code.empty() && col + body.size() <= code.size()) out.append(code, col, body.size());
     else out.append(body);
     if (cr) out += '\r';
     if (nl == std::string::npos) break;

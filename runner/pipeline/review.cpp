@@ -133,7 +133,7 @@ ReviewResult review(const std::shared_ptr<const change::Change>& change,
     auto m = facts.model(path, false);
     if (!m || m->lines.empty()) return std::nullopt;
     if (line < 1 || line > static_cast<int>(m->lines.size())) return std::string();
-    return std::string(m->lines[line - 1].comment);
+    return std::string(m->comment(line - 1));
   };
   out.suppression_warnings = report::apply_inline_suppressions(out.findings, source, inline_opts);
   for (const auto& w : out.suppression_warnings) {

@@ -99,8 +99,8 @@ TEST_CASE("cpp code blanking: comments, strings, chars, raw strings; includes ke
     INFO(r.src);
     auto m = cc(r.src);
     REQUIRE(static_cast<int>(m->lines.size()) >= r.line);
-    CHECK(m->lines[r.line - 1].code == r.code);
-    CHECK(m->lines[r.line - 1].comment == r.comment);
+    CHECK(m->code(r.line - 1) == r.code);
+    CHECK(m->comment(r.line - 1) == r.comment);
   }
   auto m = cc("#include \"a/b.h\"\n#include <hip/hip_runtime.h>\n");
   REQUIRE(m->imports.size() == 2);

@@ -55,6 +55,6 @@ TEST_CASE("markdown files get sections through analyze_file", "[markdown]") {
   CHECK(c->has_errors);
   CHECK(c->note == "2:5: unterminated argument list (expected ')')");
   REQUIRE(c->cmake_commands.size() == 1);
-  CHECK(c->lines[0].code == "add_library(a x.c)    ");
-  CHECK(c->lines[0].comment == "# c");
+  CHECK(c->code(0) == "add_library(a x.c)    ");
+  CHECK(c->comment(0) == "# c");
 }

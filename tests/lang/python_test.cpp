@@ -153,8 +153,8 @@ TEST_CASE("python code and comment columns: comments and strings blanked", "[pyt
     INFO(r.src);
     auto m = py(r.src);
     REQUIRE(static_cast<int>(m->lines.size()) >= r.line);
-    CHECK(m->lines[r.line - 1].code == r.code);
-    CHECK(m->lines[r.line - 1].comment == r.comment);
+    CHECK(m->code(r.line - 1) == r.code);
+    CHECK(m->comment(r.line - 1) == r.comment);
   }
   auto m = py("y = f'{g(x)} t'\n");
   REQUIRE(m->calls.size() == 1);
@@ -326,7 +326,7 @@ TEST_CASE("analyze_file limits: size and binary content", "[lang]") {
   CHECK(big_bin->note == "skipped: binary content (NUL byte)");
   auto txt = analyze_file("notes.txt", "a\r\nb\n\nc");
   REQUIRE(txt->lines.size() == 4);
-  CHECK(txt->lines[3].code == "c");
+  CHECK(txt->code(3) == "c");
   CHECK(txt->language == Language::Text);
   CHECK(analyze_file("e.py", "")->lines.empty());
 }
@@ -353,11 +353,11 @@ TEST_CASE("model lines: views into one store per file, valid in copies after the
   }  // the analysed model is freed; the copy shares its store
   REQUIRE(copy.text_lines.size() == 3);
   CHECK(copy.text_lines[0] == "x = 1  # one");
-  CHECK(copy.lines[0].code == "x = 1       ");
-  CHECK(copy.lines[0].comment == "# one");
-  CHECK(copy.lines[1].code == "y = '   '");
-  CHECK(copy.lines[2].code == "z");
-  CHECK(copy.lines[2].comment.empty());
+  CHECK(copy.code(0) == "x = 1       ");
+  CHECK(copy.comment(0) == "# one");
+  CHECK(copy.code(1) == "y = '   '");
+  CHECK(copy.code(2) == "z");
+  CHECK(copy.comment(2).empty());
   REQUIRE(copy.store);
   CHECK(copy.store->text == "x = 1  # one\r\ny = 'two'\nz\n");
   CHECK(copy.text_lines[1].data() == copy.store->text.data() + 14);  // a view, not a copy
@@ -385,11 +385,11 @@ TEST_CASE("model lines: views into one store per file, valid in copies after the
   // a CMake file: comments blanked in the code, kept as comments
   auto c = review::lang::analyze_file("CMakeLists.txt", "set(A 1) # why\nproject(p)\n");
   REQUIRE(c->lines.size() == 2);
-  CHECK(c->lines[0].code == "set(A 1)      ");
-  CHECK(c->lines[0].comment == "# why");
-  CHECK(c->lines[1].code == "project(p)");
+  CHECK(c->code(0) == "set(A 1)      ");
+  CHECK(c->comment(0) == "# why");
+  CHECK(c->code(1) == "project(p)");
   // a text file: the code is the text itself, not a second copy
   auto t = review::lang::analyze_file("notes.txt", "plain\n");
   REQUIRE(t->lines.size() == 1);
-  CHECK(t->lines[0].code.data() == t->text_lines[0].data());
+  CHECK(t->code(0).data() == t->text_lines[0].data());
 }

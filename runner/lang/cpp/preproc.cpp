@@ -61,12 +61,12 @@ void extract_cpp_preprocessor(SourceModel& m) {
     std::string body;
     for (int l = b.line + 1; l <= b.end_line; ++l) {
       if (l > b.line + 1) body += '\n';
-      body += m.lines[l - 1].code;
+      body += m.code(l - 1);
     }
     b.body = std::move(body);
   };
   for (int i = 0; i < n; ++i) {
-    std::string_view code = m.lines[i].code;
+    std::string_view code = m.code(i);
     size_t h = code.find_first_not_of(" \t");
     if (h == std::string::npos || code[h] != '#') continue;
     // The whole directive: continued lines joined.
@@ -80,7 +80,7 @@ void extract_cpp_preprocessor(SourceModel& m) {
       if (!raw.empty() && raw.back() == '\\') raw.pop_back();
       ++i;
       text += ' ';
-      text += m.lines[i].code;
+      text += m.code(i);
       raw += ' ';
       raw += m.text_lines[i];
     }
@@ -135,7 +135,7 @@ void extract_cpp_preprocessor(SourceModel& m) {
       std::string name = arg.substr(0, arg.find_first_of(" ("));
       bool next = true;
       for (int l = b.line; l < first; ++l)
-        if (!trim(m.lines[l].code).empty()) next = false;
+        if (!trim(m.code(l)).empty()) next = false;
       if (next && stack.back().branches.size() == 1 && stack.size() == 1 &&
           ((b.directive == "ifndef" && b.condition == name) ||
            (b.directive == "if" && collapse(b.condition) == "!defined(" + name + ")") ||
@@ -168,11 +168,11 @@ void extract_cpp_preprocessor(SourceModel& m) {
     if (!b.include_guard) continue;
     bool whole = b.endif_line > 0 && b.end_line + 1 == b.endif_line;
     for (int l = 0; whole && l < b.line - 1; ++l) {
-      std::string t = trim(m.lines[l].code);
+      std::string t = trim(m.code(l));
       if (!t.empty() && t.rfind("#pragma", 0) != 0) whole = false;
     }
     for (int l = b.endif_line; whole && l < n; ++l)
-      if (!trim(m.lines[l].code).empty()) whole = false;
+      if (!trim(m.code(l)).empty()) whole = false;
     if (!whole) b.include_guard = false;
     else std::string().swap(b.body);  // the whole file: no rule reads it as a branch
   }

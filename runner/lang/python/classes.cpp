@@ -57,7 +57,7 @@ void ClassModel::add(const SourceModel& m) {
       if (f.qualified != prefix + f.name) continue;
       c.methods.push_back(&f);
       for (int ln = f.start_line; ln <= f.end_line && ln <= static_cast<int>(m.lines.size()); ++ln)
-        self_uses(m.lines[static_cast<size_t>(ln - 1)].code, [&](std::string_view name, bool write) {
+        self_uses(m.code(static_cast<size_t>(ln - 1)), [&](std::string_view name, bool write) {
           (write ? c.assigns : c.reads)[std::string(name)].push_back({f.name, ln});
         });
     }
