@@ -126,14 +126,12 @@ class AssignmentsSource final : public Source {
       const auto& a = m->assignments[i];
       if (python && (a.op == "=" || a.op == ":=")) kinds[i] = lang::value_kind(*m, a.function, a.line, a.value, &index);
     }
-    auto p = std::make_shared<const AssignmentFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(kinds));
-    out.reserve(m->assignments.size());
-    for (size_t i = 0; i < m->assignments.size(); ++i) {
-      auto f = dsl::make_fact("assignments", r.path, m->assignments[i].line);
-      f->provider = p;
-      f->provider_index = static_cast<int>(i);
-      out.push_back(f);
-    }
+    static const dsl::Interned source("assignments");
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const AssignmentFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(kinds)),
+                          m->assignments.size());
+    for (size_t i = 0; i < m->assignments.size(); ++i) block.add(m->assignments[i].line, static_cast<int>(i));
+    block.share(out);
     return out;
   }
 };

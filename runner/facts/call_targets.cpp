@@ -983,16 +983,15 @@ class CallTargetsSource final : public Source {
       calls.back().text = {};  // read by no field (and a view into the model, which is not kept)
       added.push_back(r.added(c.line) ? 1 : 0);
     }
-    auto fields = std::make_shared<const CallTargetFields>(ctx, shared, summary, std::move(calls), std::move(added), r.base);
+    static const dsl::Interned source("call_targets");
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const CallTargetFields>(ctx, shared, summary, std::move(calls), std::move(added), r.base),
+                          m->calls.size());
     for (size_t i = 0; i < m->calls.size(); ++i) {
       const auto& c = m->calls[i];
-      auto f = dsl::make_fact("call_targets", r.path, c.line);
-      f->column = c.column;
-      f->end_line = c.end_line;
-      f->provider = fields;
-      f->provider_index = static_cast<int>(i);
-      out.push_back(f);
+      block.add(c.line, static_cast<int>(i), c.end_line, c.column);
     }
+    block.share(out);
     return out;
   }
 };

@@ -83,17 +83,14 @@ class CallsSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    auto p = std::make_shared<const CallFields>(ctx.change_ptr(), m, r.changed, r.base);
-    out.reserve(m->calls.size());
+    static const dsl::Interned source("calls");
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const CallFields>(ctx.change_ptr(), m, r.changed, r.base), m->calls.size());
     for (size_t i = 0; i < m->calls.size(); ++i) {
       const auto& c = m->calls[i];
-      auto f = dsl::make_fact("calls", r.path, c.line);
-      f->column = c.column;
-      f->end_line = c.end_line;
-      f->provider = p;
-      f->provider_index = static_cast<int>(i);
-      out.push_back(f);
+      block.add(c.line, static_cast<int>(i), c.end_line, c.column);
     }
+    block.share(out);
     return out;
   }
 };

@@ -120,15 +120,13 @@ class FunctionsSource final : public Source {
       const auto& fn = m->functions[i];
       changed[i] = r.added_range(fn.start_line, fn.end_line) || removed_in.count(fn.qualified);
     }
-    auto p = std::make_shared<const FunctionFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(changed));
-    out.reserve(m->functions.size());
-    for (size_t i = 0; i < m->functions.size(); ++i) {
-      auto f = dsl::make_fact("functions", r.path, m->functions[i].start_line);
-      f->end_line = m->functions[i].end_line;
-      f->provider = p;
-      f->provider_index = static_cast<int>(i);
-      out.push_back(f);
-    }
+    static const dsl::Interned source("functions");
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const FunctionFields>(ctx.change_ptr(), m, r.changed, r.base, std::move(changed)),
+                          m->functions.size());
+    for (size_t i = 0; i < m->functions.size(); ++i)
+      block.add(m->functions[i].start_line, static_cast<int>(i), m->functions[i].end_line);
+    block.share(out);
     return out;
   }
 };

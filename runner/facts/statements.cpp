@@ -59,15 +59,15 @@ class StatementsSource final : public Source {
     std::vector<FactPtr> out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    auto p = std::make_shared<const StatementFields>(ctx.change_ptr(), m, r.changed, r.base);
+    static const dsl::Interned source("statements");
+    util::FactBlock block(source, dsl::Interned(r.path),
+                          std::make_shared<const StatementFields>(ctx.change_ptr(), m, r.changed, r.base),
+                          m->statements.size());
     for (size_t i = 0; i < m->statements.size(); ++i) {
       const auto& s = m->statements[i];
-      auto f = dsl::make_fact("statements", r.path, s.line);
-      f->end_line = s.end_line;
-      f->provider = p;
-      f->provider_index = static_cast<int>(i);
-      out.push_back(f);
+      block.add(s.line, static_cast<int>(i), s.end_line);
     }
+    block.share(out);
     return out;
   }
 };

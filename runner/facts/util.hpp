@@ -54,13 +54,15 @@ class FactBlock {
       : source_(source), file_(file), p_(std::move(p)), facts_(std::make_shared<std::vector<dsl::Fact>>()) {
     facts_->reserve(n);
   }
-  /// Adds the fact of record `index` at `line` (ending at `end_line`, 0 = one line). Not after share().
-  void add(int line, int index, int end_line = 0) {
+  /// Adds the fact of record `index` at `line` (ending at `end_line`, 0 = one line; at 1-based
+  /// `column`, 0 = unknown). Not after share().
+  void add(int line, int index, int end_line = 0, int column = 0) {
     dsl::Fact& f = facts_->emplace_back();
     f.source = source_;
     f.file = file_;
     f.line = line;
     f.end_line = end_line;
+    f.column = column;
     f.provider = p_;
     f.provider_index = index;
   }
