@@ -33,7 +33,8 @@ struct Everything final : FieldProvider {
 TEST_CASE("fact: the location members are never asked of the provider", "[value]") {
   auto f = make_fact("lines", "a.py", 7);
   f->column = 3;
-  f->provider = std::make_shared<const Everything>();
+  auto everything = std::make_shared<const Everything>();
+  f->provider = everything.get();
   CHECK(f->get("line").as_int() == 7);
   CHECK(f->get("end_line").as_int() == 7);
   CHECK(f->get("column").as_int() == 3);
@@ -46,7 +47,7 @@ TEST_CASE("fact: the location members are never asked of the provider", "[value]
 TEST_CASE("fact: provider fields, stored fields first, location last", "[value]") {
   auto p = std::make_shared<const Numbered>();
   auto f = make_fact("lines", "a.py", 7);
-  f->provider = p;
+  f->provider = p.get();
   f->provider_index = 7;
   CHECK(f->get("text").as_string() == "line 7");
   CHECK(f->get("n").as_int() == 7);
@@ -66,7 +67,7 @@ TEST_CASE("fact: provider fields, stored fields first, location last", "[value]"
   eager->set("text", Value("line 7"));
   eager->set("n", Value(7));
   auto lazy = make_fact("lines", "a.py", 7);
-  lazy->provider = p;
+  lazy->provider = p.get();
   lazy->provider_index = 7;
   CHECK(Value(FactPtr(eager)) == Value(FactPtr(lazy)));
   CHECK_FALSE(Value(FactPtr(f)) == Value(FactPtr(lazy)));  // three fields against two

@@ -230,7 +230,7 @@ TEST_CASE("line facts store no fields: a shared provider answers every schema fi
     for (const auto& f : got) {
       CHECK(f->fields.empty());
       REQUIRE(f->provider);
-      CHECK(f->provider.get() == got.front()->provider.get());  // one provider per file
+      CHECK(f->provider == got.front()->provider);  // one provider per file
       CHECK(f->provider->names() == schema_names);
       CHECK(f->field_count() == schema_names.size());
       for (const auto& n : schema_names) CHECK_FALSE(f->get(n).is_null());
