@@ -252,7 +252,7 @@ class Planner {
       auto pr = join ? std::nullopt : probe_of(*c, v, caps);
       if (!pr && !join) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
-        if (!word && !join) word = word_probe(*c, v, caps);
+        if (!word && !join) word = word_probe(*c, v, caps, true);
         if (!rx && d.scope.kind != ast::ScopeExpr::Kind::Expr) rx = regex_probe(*c, v);
         range_bound(*c, v, caps, range);
         continue;

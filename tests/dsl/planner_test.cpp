@@ -449,6 +449,9 @@ TEST_CASE("planner: a regex hole is a word key only when every match must contai
   CHECK(plan_of("([^)]*[\\s,.])?{w}\\s*[,)]") == "index lines(repo) by .code word ending w");
   CHECK(plan_of("x{w}\\s*=?") == "index lines(repo) by .code word containing w");
   CHECK(plan_of("\\b{w}[a,]") == "index lines(repo) by .code word starting w");
+  // an alternation inside a group beside the hole leaves the hole in every match
+  CHECK(plan_of("(atomicAdd|atomic_max)\\s*\\(\\s*&?{w}\\b") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("(^|\\.){w}\\(") == "index lines(repo) by .code word ending w");
   // optional, inside a group, in an alternation, case-insensitive, quantified: never a key
   CHECK(plan_of("a({w})?") == "scan");
   CHECK(plan_of("(a{w})") == "scan");
@@ -480,6 +483,30 @@ TEST_CASE("planner: word lookups keep every fact the regex matches") {
   EvalResult rb = evaluate(*loaded.program, b, nested);
   CHECK(findings_text(ra) == findings_text(rb));
   CHECK(ra.findings.size() >= 6);
+}
+
+TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact the regex matches") {
+  MemoryFacts m;
+  std::string text = rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
+                               "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
+                          "{w} {k.file}:{k.line}");
+  auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded.program->plan("R").find("word ending w") != std::string::npos);
+  MemoryFacts a, b;
+  for (auto* f : {&a, &b}) {
+    f->changed = {"a.py"};
+    int line = 1;
+    for (const char* code : {"buf", "x", "", "a.b", "buf2", "add(buf)", "max_(&buf, 1)", "add( x)", "max_(xbuf)",
+                             "add(a.b)", "add(buf2)", "sub(buf)", "max_(  &x)"})
+      f->add("lines", "a.py", line++, {{"code", Value(code)}});
+  }
+  EvalOptions planned, nested;
+  nested.use_plan = false;
+  EvalResult ra = evaluate(*loaded.program, a, planned);
+  EvalResult rb = evaluate(*loaded.program, b, nested);
+  CHECK(findings_text(ra) == findings_text(rb));
+  CHECK(ra.findings.size() >= 5);
 }
 
 TEST_CASE("planner: a tabled anti-join equals nested loops, whether its keys repeat or not") {
