@@ -603,9 +603,15 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
   };
   std::vector<Match> matches;
-  // the groups that are seeds, as [begin, end) of seeds or exact_seeds; the pairs they can give
-  // bound what matches will hold (reserved: pages never written cost nothing)
-  std::vector<std::tuple<const std::vector<Seed>*, size_t, size_t>> groups;
+  // the groups that are seeds, their windows as (block, position) one group after the other
+  // (most windows occur once and are no group: the seeds are freed before the matches are made,
+  // an audit's peak was both at once); the pairs they can give bound what matches will hold
+  // (reserved: pages never written cost nothing)
+  struct Member {
+    uint32_t block, pos;
+  };
+  std::vector<Member> members;
+  std::vector<size_t> group_end;  // end of each group in members
   size_t bound = 0;
   for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
     for (size_t g = 0; g < ss->size();) {
@@ -616,27 +622,29 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
       bool any_added = false;
       for (size_t x = g; x < e && !any_added; ++x) any_added = blocks[p[x].block].added;
       if (e - g > 1 && any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash))) {
-        groups.emplace_back(ss, g, e);
+        for (size_t x = g; x < e; ++x) members.push_back({p[x].block, p[x].pos});
+        group_end.push_back(members.size());
         bound += (e - g) * (e - g - 1) / 2;
       }
       g = e;
     }
+  std::vector<Seed>().swap(seeds);
+  std::vector<Seed>().swap(exact_seeds);
   matches.reserve(bound);
-  for (auto [ss, g, e] : groups) {
-    const auto& p = *ss;
+  for (size_t gi = 0, g = 0; gi < group_end.size(); g = group_end[gi++]) {
+    const size_t e = group_end[gi];
     for (size_t x = g; x < e; ++x)
       for (size_t y = x + 1; y < e; ++y) {
-        uint32_t ba = p[x].block, pa = p[x].pos, bb = p[y].block, pb = p[y].pos;
+        uint32_t ba = members[x].block, pa = members[x].pos, bb = members[y].block, pb = members[y].pos;
         if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
         if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
         if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
         matches.push_back({(static_cast<uint64_t>(ba) << 32) | bb, pa, pb});
       }
   }
-  // the seeds are read no more (the pairs below read the matches): freed before the search
-  std::vector<std::tuple<const std::vector<Seed>*, size_t, size_t>>().swap(groups);
-  std::vector<Seed>().swap(seeds);
-  std::vector<Seed>().swap(exact_seeds);
+  // the groups are read no more (the pairs below read the matches): freed before the search
+  std::vector<Member>().swap(members);
+  std::vector<size_t>().swap(group_end);
   std::sort(matches.begin(), matches.end());
   std::vector<std::pair<uint32_t, uint32_t>> m;
   for (size_t g = 0; g < matches.size();) {
