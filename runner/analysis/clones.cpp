@@ -595,94 +595,101 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     for (size_t i = 0; i < blocks.size(); ++i)
       file_rank[i] = static_cast<uint32_t>(std::lower_bound(names.begin(), names.end(), std::string_view(blocks[i].file)) - names.begin());
   }
-  // shared window positions of two blocks, (block a << 32 | block b) first: sorted once, each
-  // block pair's positions are one slice in (a, b) order
-  struct Match {
-    uint64_t pair;
-    uint32_t pa, pb;
-    bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
-  };
-  std::vector<Match> matches;
-  // the groups that are seeds, their windows as (block, position) one group after the other
-  // (most windows occur once and are no group: the seeds are freed before the matches are made,
-  // an audit's peak was both at once); the pairs they can give bound what matches will hold
-  // (reserved: pages never written cost nothing)
-  struct Member {
-    uint32_t block, pos;
-  };
-  std::vector<Member> members;
-  std::vector<size_t> group_end;  // end of each group in members
-  size_t bound = 0;
-  for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
-    for (size_t g = 0; g < ss->size();) {
-      const auto& p = *ss;
-      const bool exact = ss == &exact_seeds;
-      size_t e = g;
-      while (e < p.size() && p[e].hash == p[g].hash) ++e;
-      bool any_added = false;
-      for (size_t x = g; x < e && !any_added; ++x) any_added = blocks[p[x].block].added;
-      if (e - g > 1 && any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash))) {
-        for (size_t x = g; x < e; ++x) members.push_back({p[x].block, p[x].pos});
-        group_end.push_back(members.size());
-        bound += (e - g) * (e - g - 1) / 2;
+  // shared window positions of two blocks, (block a, block b) packed in one Key first: sorted
+  // once, each block pair's positions are one slice in (a, b) order. With at most 65,536 blocks
+  // a pair fits in 32 bits and a match takes 12 bytes, not 16 (an audit of ROCm/ATOM made about
+  // six million matches; they are its peak).
+  auto search_pairs = [&]<class Key>() {
+    constexpr int kShift = static_cast<int>(sizeof(Key)) * 4;
+    struct Match {
+      Key pair;
+      uint32_t pa, pb;
+      bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
+    };
+    std::vector<Match> matches;
+    // the groups that are seeds, their windows as (block, position) one group after the other
+    // (most windows occur once and are no group: the seeds are freed before the matches are made,
+    // an audit's peak was both at once); the pairs they can give bound what matches will hold
+    // (reserved: pages never written cost nothing)
+    struct Member {
+      uint32_t block, pos;
+    };
+    std::vector<Member> members;
+    std::vector<size_t> group_end;  // end of each group in members
+    size_t bound = 0;
+    for (const std::vector<Seed>* ss : {&seeds, &exact_seeds})
+      for (size_t g = 0; g < ss->size();) {
+        const auto& p = *ss;
+        const bool exact = ss == &exact_seeds;
+        size_t e = g;
+        while (e < p.size() && p[e].hash == p[g].hash) ++e;
+        bool any_added = false;
+        for (size_t x = g; x < e && !any_added; ++x) any_added = blocks[p[x].block].added;
+        if (e - g > 1 && any_added && e - g <= kMaxPostings && !(exact ? known_exact(p[g].hash) : known_blank(p[g].hash))) {
+          for (size_t x = g; x < e; ++x) members.push_back({p[x].block, p[x].pos});
+          group_end.push_back(members.size());
+          bound += (e - g) * (e - g - 1) / 2;
+        }
+        g = e;
       }
-      g = e;
+    std::vector<Seed>().swap(seeds);
+    std::vector<Seed>().swap(exact_seeds);
+    matches.reserve(bound);
+    for (size_t gi = 0, g = 0; gi < group_end.size(); g = group_end[gi++]) {
+      const size_t e = group_end[gi];
+      for (size_t x = g; x < e; ++x)
+        for (size_t y = x + 1; y < e; ++y) {
+          uint32_t ba = members[x].block, pa = members[x].pos, bb = members[y].block, pb = members[y].pos;
+          if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+          if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
+          if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
+          matches.push_back({static_cast<Key>((static_cast<Key>(ba) << kShift) | bb), pa, pb});
+        }
     }
-  std::vector<Seed>().swap(seeds);
-  std::vector<Seed>().swap(exact_seeds);
-  matches.reserve(bound);
-  for (size_t gi = 0, g = 0; gi < group_end.size(); g = group_end[gi++]) {
-    const size_t e = group_end[gi];
-    for (size_t x = g; x < e; ++x)
-      for (size_t y = x + 1; y < e; ++y) {
-        uint32_t ba = members[x].block, pa = members[x].pos, bb = members[y].block, pb = members[y].pos;
-        if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
-        if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
-        if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
-        matches.push_back({(static_cast<uint64_t>(ba) << 32) | bb, pa, pb});
+    // the groups are read no more (the pairs below read the matches): freed before the search
+    std::vector<Member>().swap(members);
+    std::vector<size_t>().swap(group_end);
+    std::sort(matches.begin(), matches.end());
+    std::vector<std::pair<uint32_t, uint32_t>> m;
+    for (size_t g = 0; g < matches.size();) {
+      const Key key = matches[g].pair;
+      const uint32_t ka = static_cast<uint32_t>(key >> kShift), kb = static_cast<uint32_t>(key & ((Key{1} << kShift) - 1));
+      m.clear();
+      for (; g < matches.size() && matches[g].pair == key; ++g) m.emplace_back(matches[g].pa, matches[g].pb);
+      const Seq& sa = seqs[ka];
+      const Seq& sb = seqs[kb];
+      PairSearch search(sa, sb, opts);
+      std::vector<std::pair<Span, double>> found;
+      for (const auto& chain : chains_of(m)) {
+        if (chain.empty()) continue;
+        auto runs = by_line(chain, sa);
+        search.search(runs, 0, runs.size() - 1, found);
       }
-  }
-  // the groups are read no more (the pairs below read the matches): freed before the search
-  std::vector<Member>().swap(members);
-  std::vector<size_t>().swap(group_end);
-  std::sort(matches.begin(), matches.end());
-  std::vector<std::pair<uint32_t, uint32_t>> m;
-  for (size_t g = 0; g < matches.size();) {
-    const uint64_t key = matches[g].pair;
-    const uint32_t ka = static_cast<uint32_t>(key >> 32), kb = static_cast<uint32_t>(key & 0xffffffffu);
-    m.clear();
-    for (; g < matches.size() && matches[g].pair == key; ++g) m.emplace_back(matches[g].pa, matches[g].pb);
-    const Seq& sa = seqs[ka];
-    const Seq& sb = seqs[kb];
-    PairSearch search(sa, sb, opts);
-    std::vector<std::pair<Span, double>> found;
-    for (const auto& chain : chains_of(m)) {
-      if (chain.empty()) continue;
-      auto runs = by_line(chain, sa);
-      search.search(runs, 0, runs.size() - 1, found);
+      // keep the maximal ones: drop a span whose both sides lie inside another's
+      std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+        return (x.first.a1 - x.first.a0) + (x.first.b1 - x.first.b0) > (y.first.a1 - y.first.a0) + (y.first.b1 - y.first.b0);
+      });
+      std::vector<std::pair<Span, double>> kept;
+      for (const auto& f : found) {
+        bool inside = false;
+        for (const auto& k : kept)
+          if (k.first.a0 <= f.first.a0 && f.first.a1 <= k.first.a1 && k.first.b0 <= f.first.b0 && f.first.b1 <= k.first.b1)
+            inside = true;
+        if (!inside) kept.push_back(f);
+      }
+      const CodeBlock& A = blocks[ka];
+      const CodeBlock& B = blocks[kb];
+      for (const auto& [x, sim] : kept) {
+        int la0 = sa.line[x.a0], la1 = sa.line[x.a1 - 1], lb0 = sb.line[x.b0], lb1 = sb.line[x.b1 - 1];
+        ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}, A.added},
+                     {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}, B.added},
+                     sim, static_cast<int>(std::min(x.a1 - x.a0, x.b1 - x.b0))};
+        out.push_back(std::move(cp));
+      }
     }
-    // keep the maximal ones: drop a span whose both sides lie inside another's
-    std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
-      return (x.first.a1 - x.first.a0) + (x.first.b1 - x.first.b0) > (y.first.a1 - y.first.a0) + (y.first.b1 - y.first.b0);
-    });
-    std::vector<std::pair<Span, double>> kept;
-    for (const auto& f : found) {
-      bool inside = false;
-      for (const auto& k : kept)
-        if (k.first.a0 <= f.first.a0 && f.first.a1 <= k.first.a1 && k.first.b0 <= f.first.b0 && f.first.b1 <= k.first.b1)
-          inside = true;
-      if (!inside) kept.push_back(f);
-    }
-    const CodeBlock& A = blocks[ka];
-    const CodeBlock& B = blocks[kb];
-    for (const auto& [x, sim] : kept) {
-      int la0 = sa.line[x.a0], la1 = sa.line[x.a1 - 1], lb0 = sb.line[x.b0], lb1 = sb.line[x.b1 - 1];
-      ClonePair cp{{A.file, A.start_line + la0, A.start_line + la1, lines_of(A.text, la0, la1), {}, A.added},
-                   {B.file, B.start_line + lb0, B.start_line + lb1, lines_of(B.text, lb0, lb1), {}, B.added},
-                   sim, static_cast<int>(std::min(x.a1 - x.a0, x.b1 - x.b0))};
-      out.push_back(std::move(cp));
-    }
-  }
+  };
+  if (blocks.size() <= 65536) search_pairs.template operator()<uint32_t>();
+  else search_pairs.template operator()<uint64_t>();
   std::sort(out.begin(), out.end(), [](const ClonePair& x, const ClonePair& y) {
     // similarity and tokens last: two pairs of the same lines (token spans that differ within
     // their first or last line) come out in one order whatever order the block pairs ran in

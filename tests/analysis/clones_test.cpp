@@ -46,6 +46,25 @@ TEST_CASE("clones: renamed copy in another file matches", "[clones]") {
   CHECK(r[0].similarity == Approx(1.0));
 }
 
+TEST_CASE("clones: the same pairs past 65,536 blocks (block pairs no longer fit in 32 bits)", "[clones]") {
+  // the copy sits behind 65,536 one-line blocks that match nothing: its pair is packed in 64 bits
+  std::vector<CodeBlock> few = {{"a.py", 10, 15, kA, {}}, {"b.py", 40, 45, kB, {}}};
+  std::vector<CodeBlock> many;
+  many.reserve(65538);
+  many.push_back(few[0]);
+  for (int i = 0; i < 65536; ++i) many.push_back({"f" + std::to_string(i) + ".py", 1, 1, "x" + std::to_string(i) + " = 1\n", {}});
+  many.push_back(few[1]);
+  auto small = find_clones(few);
+  auto large = find_clones(many);
+  REQUIRE(small.size() == 1);
+  REQUIRE(large.size() == 1);
+  CHECK(large[0].a.file == small[0].a.file);
+  CHECK(large[0].b.file == small[0].b.file);
+  CHECK(large[0].a.start_line == small[0].a.start_line);
+  CHECK(large[0].b.end_line == small[0].b.end_line);
+  CHECK(large[0].tokens == small[0].tokens);
+}
+
 TEST_CASE("clones: silent cases", "[clones]") {
   // same file
   CHECK(find_clones({{"a.py", 1, 6, kA, {}}, {"a.py", 20, 25, kB, {}}}).empty());
