@@ -520,6 +520,8 @@ void ChangeFacts::release(const std::string& source) {
   const std::string prefix = source + '\x1f';
   size_t freed = 0;  // facts
   for (auto* m : {&cache_, &file_cache_, &keyed_cache_}) freed += erase_prefixed(*m, prefix);
+  // what the source's files shared (call_targets: its module summaries) goes with them
+  reset_state(source);
   for (auto& r : repositories_)
     if (r.facts) r.facts->release(source);
 #ifdef __GLIBC__

@@ -83,7 +83,8 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
-  /// Frees the cached results of `source` over every scope, its reads by key and its per-file facts, here and in
+  /// Frees the cached results of `source` over every scope, its reads by key, its per-file facts
+  /// and what its files shared (SourceContext::state: call_targets' module summaries), here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).
   /// Parsed models stay cached. After a large release (20,000 facts or more) the freed pages are
   /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the

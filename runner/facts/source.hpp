@@ -142,6 +142,11 @@ class SourceContext {
   /// `build_file`, which ChangeFacts calls on one thread. Default: a map held by this object.
   virtual std::shared_ptr<void>& state(const std::string& source) { return states_[source]; }
 
+ protected:
+  /// Empties the slot of `source` (its state is freed once no fact holds it): for a context that
+  /// releases the source's facts (a later build starts from an empty slot). Never throws.
+  void reset_state(const std::string& source) noexcept { states_.erase(source); }
+
  private:
   std::map<std::string, std::shared_ptr<void>> states_;
 };

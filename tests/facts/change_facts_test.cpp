@@ -681,13 +681,19 @@ TEST_CASE("release: a released source is rebuilt with the same facts when asked 
   std::string calls = dump(facts->query("calls", kRepo), fields);
   std::string lines = dump(facts->query("lines", kChanged), {"text", "added"});
   std::string files = dump(facts->query("functions", Scope{Scope::Kind::Files, {"r/f1.py"}}), fields);
+  // call_targets keeps what its files share (the module summaries) in its state: freed with it
+  const std::vector<const char*> target_fields = {"callee", "target", "target_file", "unresolved", "via"};
+  std::string targets = dump(facts->query("call_targets", kRepo), target_fields);
+  CHECK(targets.find("a.py:2 callee=g target= target_file=") != std::string::npos);
   CHECK(calls.find("a.py:2") != std::string::npos);
   CHECK(lines == "a.py:1 text=def f(): added=false\na.py:2 text=    return g(2) added=true\n");
   facts->release("calls");
   facts->release("lines");
   facts->release("functions");
+  facts->release("call_targets");
   facts->release("no_such_source");  // nothing cached: a no-op
   CHECK(dump(facts->query("calls", kRepo), fields) == calls);
+  CHECK(dump(facts->query("call_targets", kRepo), target_fields) == targets);
   CHECK(dump(facts->query("lines", kChanged), {"text", "added"}) == lines);
   CHECK(dump(facts->query("functions", Scope{Scope::Kind::Files, {"r/f1.py"}}), fields) == files);
   for (const auto& [k, n] : parses) {
