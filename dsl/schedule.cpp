@@ -1,4 +1,3 @@
-#include <climits>
 #include "dsl/schedule.hpp"
 
 #include <cstdint>
@@ -128,18 +127,13 @@ std::vector<size_t> run_order(const ProgramImpl& p, Runs&& runs, const std::set<
   std::vector<bool> done(p.rules.size(), false);
   while (order.size() < todo.size()) {
     size_t best = 0, best_new = SIZE_MAX;
-    int best_left = INT_MAX;
     bool chain_blocked = false;  // an earlier chained rule has not run
     for (size_t i : todo) {
       if (done[i]) continue;
       if (chained[i] && chain_blocked) continue;
       size_t fresh = 0;
-      int left = INT_MAX;  // readers still to run of the open source this rule brings closest to release
-      for (const auto& s : reads[i]) {
-        if (!open.count(s)) ++fresh;
-        else if (s != "pr") left = std::min(left, readers_left[s]);
-      }
-      if (fresh < best_new || (fresh == best_new && left < best_left)) best = i, best_new = fresh, best_left = left;
+      for (const auto& s : reads[i]) fresh += !open.count(s);
+      if (fresh < best_new) best = i, best_new = fresh;
       if (chained[i]) chain_blocked = true;
     }
     done[best] = true;
