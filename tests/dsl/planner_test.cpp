@@ -222,6 +222,14 @@ std::string findings_text(const EvalResult& r) {
   return out;
 }
 
+/// Loads `text` as p.rules against the schema of MemoryFacts; any diagnostic fails the test.
+LoadResult load_ok(const std::string& text) {
+  MemoryFacts m;
+  LoadResult r = load_ruleset("p.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  return r;
+}
+
 /// Evaluates `program` planned over facts that `fill` makes and with nested loops over a second
 /// copy of them; checks both find the same; returns how many the planned run found.
 size_t planned_equals_nested(const Program& program, const std::function<void(MemoryFacts&)>& fill) {
@@ -434,12 +442,9 @@ TEST_CASE("planner: golden plan of range lookups") {
 }
 
 TEST_CASE("planner: a key reading a capture of its own where is not looked up") {
-  MemoryFacts m;
-  std::string text = rule("SELF", "  for l in lines(changed)\n"
-                                  "  for k in lines(repo) where k.code ~ /(?P<w>\\w+)/ and k.text == w",
-                          "{w}");
-  auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
-  REQUIRE(loaded.ok());
+  auto loaded = load_ok(rule("SELF", "  for l in lines(changed)\n"
+                                     "  for k in lines(repo) where k.code ~ /(?P<w>\\w+)/ and k.text == w",
+                             "{w}"));
   // (the regex itself, without holes, is a regex-set lookup; the capture is no key)
   CHECK(loaded.program->plan("SELF").find("for k in lines(repo): index lines(repo) by .code matching /(?P<w>\\w+)/ (regex set)\n") != std::string::npos);
   CHECK(loaded.program->plan("SELF").find("by .text") == std::string::npos);
@@ -478,12 +483,9 @@ TEST_CASE("planner: a regex hole is a word key only when every match must contai
 
 TEST_CASE("planner: word lookups keep every fact the regex matches") {
   // hole values that are not word runs (a dot, empty, spaces) fall back to the scan
-  MemoryFacts m;
-  std::string text = rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
-                               "  for k in lines(repo) where k.code ~ /\\b{w}\\b/",
-                          "{w} {k.file}:{k.line}");
-  auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
-  REQUIRE(loaded.ok());
+  auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
+                                  "  for k in lines(repo) where k.code ~ /\\b{w}\\b/",
+                             "{w} {k.file}:{k.line}"));
   CHECK(planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
           f.changed = {"a.py"};
           for (const char* code : {"a.x", "x", "", "x y", "foo_bar", "bar"})
@@ -494,12 +496,9 @@ TEST_CASE("planner: word lookups keep every fact the regex matches") {
 }
 
 TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact the regex matches") {
-  MemoryFacts m;
-  std::string text = rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
-                               "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
-                          "{w} {k.file}:{k.line}");
-  auto loaded = load_ruleset("p.rules", text, m.schema(), nullptr, {});
-  REQUIRE(loaded.ok());
+  auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
+                                  "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
+                             "{w} {k.file}:{k.line}"));
   REQUIRE(loaded.program->plan("R").find("word ending w") != std::string::npos);
   CHECK(planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
           f.changed = {"a.py"};
