@@ -293,6 +293,7 @@ class Evaluator final : public RuleEngine {
     bool ints = false;
   };
   std::unordered_map<std::string, Index> indexes_;
+  std::unordered_map<const ast::Domain*, bool> none_in_change_;  ///< see none_in_change
   RulePlan naive_;
   std::vector<uint64_t> epoch_;                      ///< see run_body
   std::vector<std::pair<uint64_t, bool>> memo_;      ///< Filter::memo slot -> (epoch, value)
@@ -750,6 +751,25 @@ class Evaluator final : public RuleEngine {
     return out;
   }
 
+  /// Whether domain `d` reads a fact source over the files a bound fact's field names
+  /// (`lines(a.file)`), not over a scope known before the rule runs or a repository's name.
+  static bool file_read(const ast::Domain& d) {
+    return !d.findings && !d.list && d.scope.kind == ast::ScopeExpr::Kind::Expr && d.scope.expr &&
+           d.scope.expr->kind == Expr::Kind::Var && !d.scope.expr->path.empty();
+  }
+
+  /// Whether the source of domain `d` makes facts only of the change's files
+  /// (SourceSchema::changed_only) and finds none over the `changed` scope: then a read of one
+  /// file finds none either. Asked once per domain.
+  bool none_in_change(const ast::Domain& d) {
+    auto [it, fresh] = none_in_change_.try_emplace(&d, false);
+    if (!fresh) return it->second;
+    bool only = false;
+    for (const auto& s : facts_.schema()) only = only || (s.name == d.source && s.changed_only);
+    it->second = only && query(d.source, Scope{Scope::Kind::Changed, {}}).empty();
+    return it->second;
+  }
+
   /// Calls `body(value)` for every element of domain `d`, in order (only the candidates of
   /// `probe`'s index lookup when it is given); stops when `body` returns false.
   template <class Body>
@@ -774,6 +794,7 @@ class Evaluator final : public RuleEngine {
       return;
     }
     Scope scope = scope_of(d.scope);
+    if (scope.kind == Scope::Kind::Files && opts_.use_plan && none_in_change(d)) return;
     if (probe && opts_.use_plan && probe->kind == Probe::Kind::Range) {
       range_scan(d.source, scope, *probe, body);
       return;
@@ -1299,6 +1320,10 @@ class Evaluator final : public RuleEngine {
     // to bind: checked when its facts are at hand (one look, stopping at the first that meets them).
     for (size_t i = 1; i < plan->fors.size(); ++i)
       if (!plan->fors[i].own.empty() && !some_fact(body.fors[i], plan->fors[i])) return;
+    // Nor does a later `for` over one file's facts of a source that has none in the change
+    // (`for r in removed_lines(a.file)` in an audit): checked once, not once per binding.
+    for (size_t i = 1; i < body.fors.size() && opts_.use_plan; ++i)
+      if (file_read(body.fors[i].domain) && none_in_change(body.fors[i].domain)) return;
     join(body, *plan, 0, nullptr);
   }
 

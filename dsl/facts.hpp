@@ -37,6 +37,10 @@ struct SourceSchema {
   std::string doc;              ///< one line
   bool takes_scope = true;      ///< false for `pr` (a single fact, written without parentheses)
   std::vector<FieldSchema> fields;
+  /// Facts only of the change's files: a read of one file (`removed_lines(a.file)`) finds a part
+  /// of what the `changed` scope finds, so none when that finds none (the evaluator then skips
+  /// such reads: an audit has no removed lines, and D4 looked them up for every added line).
+  bool changed_only = false;
 
   /// Returns the field named `name`, or nullptr.
   const FieldSchema* field(std::string_view name) const;

@@ -128,7 +128,9 @@ class LinesSource final : public Source {
 class AddedLinesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
-    return {"added_lines", "the added lines of the scope's changed files", true, line_fields()};
+    dsl::SourceSchema s{"added_lines", "the added lines of the scope's changed files", true, line_fields()};
+    s.changed_only = true;
+    return s;
   }
 
   // Only changed files have added lines: never parse the rest of a glob or repo scope.
@@ -163,9 +165,11 @@ class AddedLinesSource final : public Source {
 class RemovedLinesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
-    return {"removed_lines",
-            "the removed lines of the scope's changed files (base line numbers, base-side function)", true,
-            line_fields()};
+    dsl::SourceSchema s{"removed_lines",
+                        "the removed lines of the scope's changed files (base line numbers, base-side function)",
+                        true, line_fields()};
+    s.changed_only = true;
+    return s;
   }
 
   std::vector<FactPtr> build(SourceContext& ctx, const Scope& scope) const override {

@@ -269,6 +269,21 @@ TEST_CASE("evaluator: each (source, scope) is queried once") {
   CHECK(m.query_count["lines(changed)"] == 1);
 }
 
+TEST_CASE("evaluator: one file's read of a changed-only source that has nothing in the change is skipped") {
+  const char* body = "for l in lines(changed) where l.added and l.text ~ /^(?P<p>\\w+)/\n for r in removed_lines(l.file) where r.function == l.function\n"
+                     " unless exists o in removed_lines(l.file) where o.text == \"keep\"";
+  // nothing removed anywhere: removed_lines is read once over the change, never file by file
+  MemoryFacts none;
+  CHECK(eval_rule(body, &none) == "");
+  CHECK(none.query_count["removed_lines(changed)"] == 1);
+  for (const auto& [query, n] : none.query_count) CHECK(query.rfind("removed_lines(\"", 0) != 0);
+  // a removed line in a changed file: read file by file, the findings as before
+  MemoryFacts some;
+  some.add("removed_lines", "a.py", 1, {{"text", "old"}, {"function", "f"}});
+  CHECK(eval_rule(body, &some) == "a.py:1 x");
+  CHECK(some.query_count["removed_lines(\"a.py\")"] == 1);
+}
+
 TEST_CASE("evaluator: a source is released after its last reader and never queried again") {
   MemoryFacts m;
   fill(m);

@@ -53,6 +53,11 @@ inline std::vector<SourceSchema> test_schema() {
       src("repos", {f("name", T::String), f("loaded", T::Bool), f("path", T::String), f("rev", T::String),
                     f("rev_from", T::String), f("pin_file", T::String)}, false),
       src("cmake_commands", {f("name", T::String), f("args", T::List), f("added", T::Bool)}),
+      [&] {  // facts only of changed files, like the runner's added_lines and removed_lines
+        SourceSchema s = src("removed_lines", {f("text", T::String), f("function", T::String)});
+        s.changed_only = true;
+        return s;
+      }(),
       src("sections", {f("heading", T::String), f("level", T::Int), f("text", T::String), f("start", T::Int),
                        f("end", T::Int)}),
   };
