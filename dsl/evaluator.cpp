@@ -184,7 +184,7 @@ class Evaluator final : public RuleEngine {
   /// build again from its file's facts, and an audit's rules left one per file they touched
   /// (ROCm/aiter: ~10,000, about 55 MiB, held until their source was released).
   void drop_file_indexes() {
-    const std::string files = '\0' + std::to_string(static_cast<int>(Scope::Kind::Files)) + '\0';
+    const std::string files = query_key("", Scope{Scope::Kind::Files, {}}) + '\0';  // past the source name
     for (auto x = indexes_.begin(); x != indexes_.end();) {
       const std::string& k = x->first;
       size_t z = k.find('\0');
@@ -208,7 +208,7 @@ class Evaluator final : public RuleEngine {
     const std::string key = query_key(source, scope);
     // the scope's own results, its indexes (key + '\1' ...) and its narrowed reads (key + '\2' ...)
     // and every read of it by file name: the Facts may free the per-file facts those point into
-    const std::string by_file = source + '\0' + std::to_string(static_cast<int>(Scope::Kind::Files)) + '\0';
+    const std::string by_file = query_key(source, Scope{Scope::Kind::Files, {}}) + '\0';
     auto mine = [&](const std::string& k) {
       return (k.compare(0, key.size(), key) == 0 &&
               (k.size() == key.size() || k[key.size()] == '\1' || k[key.size()] == '\2')) ||
