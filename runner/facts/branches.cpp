@@ -74,6 +74,9 @@ class DispatchFields final : public dsl::FieldProvider {
     return {};
   }
   std::vector<std::string> names() const override { return {"added", "dispatch", "function", "op", "subject", "value"}; }
+  size_t size() const { return records_.size(); }
+  /// The line of record `i`'s arm.
+  int line(size_t i) const { return m_->branch_chains()[records_[i].chain].arms[records_[i].arm].line; }
 
  private:
   std::shared_ptr<const lang::SourceModel> m_;
@@ -143,21 +146,17 @@ class DispatchCasesSource final : public Source {
     if (!m) return out;
     const auto& chains = ctx.file_facts("branches", r);
     std::vector<DispatchFields::Record> records;
-    std::vector<int> lines;
     for (size_t i = 0; i < chains.size() && i < m->branch_chains().size(); ++i) {
       const auto& c = m->branch_chains()[i];
       for (size_t j = 0; j < c.arms.size(); ++j)
-        for (size_t k = 0; k < c.arms[j].compares.size(); ++k) {
+        for (size_t k = 0; k < c.arms[j].compares.size(); ++k)
           records.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j), static_cast<uint32_t>(k),
                              r.added(c.arms[j].line)});
-          lines.push_back(c.arms[j].line);
-        }
     }
     static const dsl::Interned source("dispatch_cases");
-    size_t n = records.size();
-    util::FactBlock block(source, dsl::Interned(r.path),
-                          std::make_shared<const DispatchFields>(m, chains, std::move(records)), n);
-    for (size_t i = 0; i < n; ++i) block.add(lines[i], static_cast<int>(i));
+    auto fields = std::make_shared<const DispatchFields>(m, chains, std::move(records));
+    util::FactBlock block(source, dsl::Interned(r.path), fields, fields->size());
+    for (size_t i = 0; i < fields->size(); ++i) block.add(fields->line(i), static_cast<int>(i));
     block.share(out);
     return out;
   }
