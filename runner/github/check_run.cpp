@@ -29,7 +29,7 @@ std::string_view utf8_prefix(std::string_view s, size_t limit) {
   return s.substr(0, end);
 }
 
-std::string output_title(const std::vector<Finding>& findings) {
+std::string output_title(report::FindingsView findings) {
   size_t n[3] = {0, 0, 0};
   for (const auto& f : findings)
     if (!f.suppressed && !f.pre_existing) ++n[static_cast<int>(f.severity)];
@@ -48,7 +48,7 @@ std::string output_title(const std::vector<Finding>& findings) {
 
 }  // namespace
 
-std::string check_run_conclusion(const std::vector<Finding>& findings, std::optional<Severity> fail_on) {
+std::string check_run_conclusion(report::FindingsView findings, std::optional<Severity> fail_on) {
   bool any = false;
   for (const auto& f : findings) {
     if (f.suppressed || f.pre_existing) continue;
@@ -69,7 +69,7 @@ std::string cut_output(std::string_view text, size_t limit) {
   return out;
 }
 
-std::vector<nlohmann::json> check_run_annotations(const std::vector<Finding>& findings) {
+std::vector<nlohmann::json> check_run_annotations(report::FindingsView findings) {
   std::vector<nlohmann::json> out;
   for (const auto& f : findings) {
     if (f.suppressed || f.pre_existing || f.file.empty()) continue;
@@ -97,7 +97,7 @@ std::vector<nlohmann::json> check_run_annotations(const std::vector<Finding>& fi
 }
 
 CheckRunResult publish_check_run(Client& client, std::string_view repo, std::string_view head_sha,
-                                 std::string_view name, const std::vector<Finding>& findings,
+                                 std::string_view name, report::FindingsView findings,
                                  std::string_view summary_markdown, std::string_view text,
                                  std::optional<Severity> fail_on) {
   CheckRunResult result;

@@ -22,6 +22,7 @@
 
 #include "dsl/finding.hpp"
 #include "runner/github/client.hpp"
+#include "runner/report/findings_view.hpp"
 
 namespace review::github {
 
@@ -50,7 +51,7 @@ struct CheckRunResult {
 
 /// The check-run conclusion: "failure" when an unsuppressed finding is at or above `fail_on`
 /// (nullopt = never fail), else "neutral" when any unsuppressed finding remains, else "success".
-std::string check_run_conclusion(const std::vector<review::dsl::Finding>& findings,
+std::string check_run_conclusion(report::FindingsView findings,
                                  std::optional<review::dsl::Severity> fail_on);
 
 /// `text` cut to at most `limit` bytes (so at most `limit` characters) on a UTF-8 boundary, with
@@ -62,14 +63,14 @@ std::string cut_output(std::string_view text, size_t limit = kMaxOutputChars);
 /// message} plus start_column/end_column on single-line findings with a column. Line 0 (whole
 /// file) becomes line 1. `title` is the rule title (no rule id); `message` joins problem, impact
 /// and action.
-std::vector<nlohmann::json> check_run_annotations(const std::vector<review::dsl::Finding>& findings);
+std::vector<nlohmann::json> check_run_annotations(report::FindingsView findings);
 
 /// Creates the check run `name` on `head_sha` of `repo` ("owner/name") as completed, with
 /// `conclusion` from check_run_conclusion(), `output.summary` = `summary_markdown` and
 /// `output.text` = `text` (omitted when empty; both cut by cut_output()), and the first 50
 /// annotations; then PATCHes the rest 50 per request. Never throws.
 CheckRunResult publish_check_run(Client& client, std::string_view repo, std::string_view head_sha,
-                                 std::string_view name, const std::vector<review::dsl::Finding>& findings,
+                                 std::string_view name, report::FindingsView findings,
                                  std::string_view summary_markdown, std::string_view text,
                                  std::optional<review::dsl::Severity> fail_on);
 

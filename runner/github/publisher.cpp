@@ -12,7 +12,7 @@ class GitHubPublisher final : public report::Publisher {
   GitHubPublisher(PublisherOptions options, std::unique_ptr<Transport> transport)
       : options_(std::move(options)), client_(options_.client, std::move(transport)) {}
 
-  report::PublishResult check_run(const std::vector<review::dsl::Finding>& findings, const std::string& card) override {
+  report::PublishResult check_run(report::FindingsView findings, const std::string& card) override {
     auto r = publish_check_run(client_, options_.repo, options_.head_sha, options_.check_run_name, findings, card, "",
                                options_.fail_on);
     report::PublishResult out;

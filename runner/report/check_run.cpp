@@ -17,7 +17,7 @@ namespace {
 class CheckRunReporter final : public Reporter {
  public:
   CheckRunReporter(std::ostream& out, ReportOptions options) : out_(out), options_(std::move(options)) {}
-  void add(const review::dsl::Finding& finding) override { findings_.push_back(finding); }
+  void add(const review::dsl::Finding& finding) override { findings_.push_back(&finding); }
   void finish(const RunInfo& run) override {
     try {
       publish(run);
@@ -38,7 +38,7 @@ class CheckRunReporter final : public Reporter {
 
   std::ostream& out_;
   ReportOptions options_;
-  std::vector<review::dsl::Finding> findings_;
+  std::vector<const review::dsl::Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace

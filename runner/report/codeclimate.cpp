@@ -25,18 +25,18 @@ const char* codeclimate_severity(Severity s) {
 class CodeclimateReporter final : public Reporter {
  public:
   CodeclimateReporter(std::ostream& out, SourceLookup source) : out_(out), source_(std::move(source)) {}
-  void add(const Finding& f) override { findings_.push_back(f); }
+  void add(const Finding& f) override { findings_.push_back(&f); }
   void finish(const RunInfo&) override { out_ << dump_json(codeclimate_issues(findings_, source_)) << '\n'; }
 
  private:
   std::ostream& out_;
   SourceLookup source_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace
 
-nlohmann::json codeclimate_issues(const std::vector<Finding>& findings, const SourceLookup& source) {
+nlohmann::json codeclimate_issues(FindingsView findings, const SourceLookup& source) {
   // Fingerprints over every finding, so they match SARIF's for the same run.
   const std::vector<std::string> prints = fingerprints(findings, source);
   nlohmann::json issues = nlohmann::json::array();

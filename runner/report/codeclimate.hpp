@@ -30,6 +30,6 @@ std::unique_ptr<Reporter> make_codeclimate_reporter(std::ostream& out, const Rep
 
 /// Returns the issue array for `findings` (in the given order). `source` gives line texts for
 /// fingerprints when a finding has no snippet (may be empty).
-nlohmann::json codeclimate_issues(const std::vector<review::dsl::Finding>& findings, const SourceLookup& source = {});
+nlohmann::json codeclimate_issues(FindingsView findings, const SourceLookup& source = {});
 
 }  // namespace review::report

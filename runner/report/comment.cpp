@@ -14,7 +14,7 @@ namespace {
 class CommentReporter final : public Reporter {
  public:
   explicit CommentReporter(ReportOptions options) : options_(std::move(options)) {}
-  void add(const review::dsl::Finding& finding) override { findings_.push_back(finding); }
+  void add(const review::dsl::Finding& finding) override { findings_.push_back(&finding); }
   void finish(const RunInfo& run) override {
     try {
       publish(run);
@@ -38,7 +38,7 @@ class CommentReporter final : public Reporter {
   }
 
   ReportOptions options_;
-  std::vector<review::dsl::Finding> findings_;
+  std::vector<const review::dsl::Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace

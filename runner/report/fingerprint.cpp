@@ -75,7 +75,7 @@ std::string LineIndex::line(int n) const {
   return std::string(l);
 }
 
-std::vector<std::string> fingerprints(const std::vector<Finding>& findings, const SourceLookup& source) {
+std::vector<std::string> fingerprints(FindingsView findings, const SourceLookup& source) {
   std::map<std::string, std::optional<LineIndex>> cache;
   std::vector<std::string> hashes(findings.size());
   for (std::size_t i = 0; i < findings.size(); ++i) {

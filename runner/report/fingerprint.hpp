@@ -43,7 +43,7 @@ class LineIndex {
 
 /// Returns one fingerprint per finding, index for index. The line text is `Finding::snippet`,
 /// or, when that is empty and `source` is set, the line read through `source`.
-std::vector<std::string> fingerprints(const std::vector<review::dsl::Finding>& findings,
+std::vector<std::string> fingerprints(FindingsView findings,
                                       const SourceLookup& source = {});
 
 }  // namespace review::report

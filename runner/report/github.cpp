@@ -21,23 +21,23 @@ class GithubReporter final : public Reporter {
  public:
   explicit GithubReporter(std::ostream& out) : out_(out) {}
   void add(const Finding& f) override {
-    if (!f.suppressed && !f.pre_existing) findings_.push_back(f);
+    if (!f.suppressed && !f.pre_existing) findings_.push_back(&f);
   }
 
   void finish(const RunInfo&) override {
-    std::stable_sort(findings_.begin(), findings_.end(), severity_less);
+    std::stable_sort(findings_.begin(), findings_.end(), [](const Finding* a, const Finding* b) { return severity_less(*a, *b); });
     std::size_t per[3] = {0, 0, 0};
     std::size_t left = 0;
     // With overflow, one notice slot is kept for the closing notice.
     std::size_t total_fit = 0;
     {
       std::size_t n[3] = {0, 0, 0};
-      for (const auto& f : findings_) ++n[static_cast<int>(f.severity)];
+      for (const Finding& f : FindingsView(findings_)) ++n[static_cast<int>(f.severity)];
       for (int s = 0; s < 3; ++s) total_fit += std::min(n[s], kGithubMaxPerLevel);
       bool overflow = total_fit < findings_.size();
       cap_notice_ = overflow ? kGithubMaxPerLevel - 1 : kGithubMaxPerLevel;
     }
-    for (const auto& f : findings_) {
+    for (const Finding& f : FindingsView(findings_)) {
       int s = static_cast<int>(f.severity);
       std::size_t cap = f.severity == Severity::Note ? cap_notice_ : kGithubMaxPerLevel;
       if (per[s] >= cap) {
@@ -77,7 +77,7 @@ class GithubReporter final : public Reporter {
   }
 
   std::ostream& out_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
   std::size_t cap_notice_ = kGithubMaxPerLevel;
 };
 

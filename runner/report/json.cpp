@@ -14,7 +14,7 @@ namespace {
 class JsonReporter final : public Reporter {
  public:
   JsonReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
-  void add(const Finding& f) override { findings_.push_back(f); }
+  void add(const Finding& f) override { findings_.push_back(&f); }
   void finish(const RunInfo& run) override {
     write_findings_document(out_, findings_, run, opt_.source);
     out_ << '\n';
@@ -23,7 +23,7 @@ class JsonReporter final : public Reporter {
  private:
   std::ostream& out_;
   ReportOptions opt_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 json rule_json(const review::dsl::RuleMeta& r) {
@@ -72,7 +72,7 @@ json finding_json(const Finding& f, const std::string& fingerprint) {
 }
 
 // The document with an empty "findings" array.
-json document_without_findings(const std::vector<Finding>& findings, const RunInfo& run) {
+json document_without_findings(FindingsView findings, const RunInfo& run) {
   json rules = json::array();
   for (const auto& r : run.rules) rules.push_back(rule_json(r));
   json kinds = json::array();
@@ -105,7 +105,7 @@ json document_without_findings(const std::vector<Finding>& findings, const RunIn
 
 }  // namespace
 
-json findings_document(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source) {
+json findings_document(FindingsView findings, const RunInfo& run, const SourceLookup& source) {
   auto prints = fingerprints(findings, source);
   json out = document_without_findings(findings, run);
   json& fs = out["findings"];
@@ -113,7 +113,7 @@ json findings_document(const std::vector<Finding>& findings, const RunInfo& run,
   return out;
 }
 
-void write_findings_document(std::ostream& out, const std::vector<Finding>& findings, const RunInfo& run,
+void write_findings_document(std::ostream& out, FindingsView findings, const RunInfo& run,
                              const SourceLookup& source) {
   auto prints = fingerprints(findings, source);
   const std::string doc = dump_json(document_without_findings(findings, run));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dsl/finding.hpp"
+#include "runner/report/findings_view.hpp"
 
 namespace review::report {
 
@@ -28,7 +29,7 @@ class Publisher {
   virtual ~Publisher();
   /// Publishes `findings` (sorted, suppressed ones included) as one check run whose summary is
   /// `card` (the `summary` format). Returns what happened.
-  virtual PublishResult check_run(const std::vector<review::dsl::Finding>& findings, const std::string& card) = 0;
+  virtual PublishResult check_run(FindingsView findings, const std::string& card) = 0;
   /// Writes `card` as the sticky comment of `ruleset` on pull request `number` (> 0), updating
   /// the one written before. Returns what happened.
   virtual PublishResult comment(const std::string& ruleset, long long number, const std::string& card) = 0;

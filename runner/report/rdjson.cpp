@@ -31,17 +31,17 @@ std::string message_of(const Finding& f) {
 class RdjsonReporter final : public Reporter {
  public:
   explicit RdjsonReporter(std::ostream& out) : out_(out) {}
-  void add(const Finding& f) override { findings_.push_back(f); }
+  void add(const Finding& f) override { findings_.push_back(&f); }
   void finish(const RunInfo& run) override { out_ << dump_json(rdjson_document(findings_, run)) << '\n'; }
 
  private:
   std::ostream& out_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace
 
-nlohmann::json rdjson_document(const std::vector<Finding>& findings, const RunInfo& run) {
+nlohmann::json rdjson_document(FindingsView findings, const RunInfo& run) {
   nlohmann::json source = {{"name", "review-action"}};
   if (!run.information_uri.empty()) source["url"] = run.information_uri;
   nlohmann::json diagnostics = nlohmann::json::array();

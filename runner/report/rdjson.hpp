@@ -27,6 +27,6 @@ namespace review::report {
 std::unique_ptr<Reporter> make_rdjson_reporter(std::ostream& out, const ReportOptions& options);
 
 /// Returns the DiagnosticResult document for `findings` (in the given order) and `run`.
-nlohmann::json rdjson_document(const std::vector<review::dsl::Finding>& findings, const RunInfo& run);
+nlohmann::json rdjson_document(FindingsView findings, const RunInfo& run);
 
 }  // namespace review::report

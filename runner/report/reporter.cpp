@@ -81,7 +81,7 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
   throw std::invalid_argument("unknown format '" + std::string(format) + "' (valid: " + valid + ")");
 }
 
-std::string render(std::string_view format, const RunInfo& run, const std::vector<review::dsl::Finding>& findings,
+std::string render(std::string_view format, const RunInfo& run, FindingsView findings,
                    const ReportOptions& options) {
   std::ostringstream out;
   auto rep = make_reporter(format, out, options);
@@ -123,7 +123,7 @@ void FanOut::finish(const RunInfo& run) {
   each([&](Reporter& r) { r.finish(run); });
 }
 
-Verdict verdict_of(const std::vector<Finding>& findings) {
+Verdict verdict_of(FindingsView findings) {
   Verdict v = Verdict::Lgtm;
   for (const Finding& f : findings) {
     if (f.suppressed || f.pre_existing) continue;
@@ -151,7 +151,7 @@ std::string_view verdict_label(Verdict v) {
   return "LGTM";
 }
 
-Counts count_findings(const std::vector<Finding>& findings) {
+Counts count_findings(FindingsView findings) {
   Counts c;
   for (const Finding& f : findings) {
     if (f.suppressed) ++c.suppressed;

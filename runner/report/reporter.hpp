@@ -2,9 +2,10 @@
 //
 // Reporters never evaluate rules. Every format is one file in runner/report/ behind the one
 // `Reporter` interface below; `make_reporter` is the one table that names them. Call order:
-// `begin(run)` once, `add(f)` once per finding (any order), `finish(run)` once. Streaming formats
-// write in `add`; aggregate formats (json, sarif, github, summary, text's closing line) write in
-// `finish`. Output goes to an injected `std::ostream` that the caller owns and keeps alive.
+// `begin(run)` once, `add(f)` once per finding (any order; `f` stays alive until `finish`
+// returns), `finish(run)` once. Streaming formats write in `add`; aggregate formats (json,
+// sarif, github, summary, text's closing line) write in `finish`. Output goes to an injected
+// `std::ostream` that the caller owns and keeps alive.
 //
 //   std::ostringstream out;
 //   auto r = make_reporter("sarif", out, ReportOptions{});
@@ -67,6 +68,8 @@ class Reporter {
   /// Called once before any finding.
   virtual void begin(const RunInfo&) {}
   /// Called once per finding, suppressed ones included (formats decide whether to show them).
+  /// The caller keeps `finding` alive and unchanged until `finish` returns: aggregate formats
+  /// keep its address, not a copy (FindingsView).
   virtual void add(const review::dsl::Finding& finding) = 0;
   /// Called once after the last finding; aggregate formats write everything here.
   virtual void finish(const RunInfo& run) = 0;
@@ -99,7 +102,7 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
 
 /// Renders `findings` of `run` in `format` to a string: make_reporter, then begin, add for each
 /// finding, finish. Throws what make_reporter or the reporter throws.
-std::string render(std::string_view format, const RunInfo& run, const std::vector<review::dsl::Finding>& findings,
+std::string render(std::string_view format, const RunInfo& run, FindingsView findings,
                    const ReportOptions& options);
 
 /// Returns the stream formats accepted by `make_reporter` (those --format FMT[=FILE] takes), in
@@ -151,7 +154,7 @@ enum class Verdict { Lgtm, NeedsWork, Block };
 /// `warn` finding exists, Lgtm otherwise. Suppressed and pre-existing findings and notes never
 /// change it.
 /// (G-RED lowering happens in the evaluator, before findings reach reporters.)
-Verdict verdict_of(const std::vector<review::dsl::Finding>& findings);
+Verdict verdict_of(FindingsView findings);
 
 /// "lgtm", "needs-work", "block" (JSON, SARIF properties).
 std::string_view verdict_name(Verdict v);
@@ -163,6 +166,6 @@ std::string_view verdict_label(Verdict v);
 struct Counts {
   int block = 0, warn = 0, note = 0, suppressed = 0, pre_existing = 0;
 };
-Counts count_findings(const std::vector<review::dsl::Finding>& findings);
+Counts count_findings(FindingsView findings);
 
 }  // namespace review::report

@@ -133,18 +133,18 @@ json finding_properties(const Finding& f) {
 class SarifReporter final : public Reporter {
  public:
   SarifReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
-  void add(const Finding& f) override { findings_.push_back(f); }
+  void add(const Finding& f) override { findings_.push_back(&f); }
   void finish(const RunInfo& run) override { out_ << dump_json(sarif_log(findings_, run, opt_.source)) << '\n'; }
 
  private:
   std::ostream& out_;
   ReportOptions opt_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace
 
-json sarif_log(const std::vector<Finding>& findings, const RunInfo& run, const SourceLookup& source,
+json sarif_log(FindingsView findings, const RunInfo& run, const SourceLookup& source,
                std::size_t max_results) {
   // Rules: the ruleset's, then any rule only a finding names (so every ruleIndex resolves).
   std::vector<RuleMeta> rules = run.rules;

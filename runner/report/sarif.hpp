@@ -44,7 +44,7 @@ std::unique_ptr<Reporter> make_sarif_reporter(std::ostream& out, const ReportOpt
 
 /// Returns the SARIF 2.1.0 log for `findings` and `run` (the reporter writes its dump).
 /// `max_results` exists so tests can exercise the cut without 25,000 findings.
-nlohmann::json sarif_log(const std::vector<review::dsl::Finding>& findings, const RunInfo& run,
+nlohmann::json sarif_log(FindingsView findings, const RunInfo& run,
                          const SourceLookup& source = {}, std::size_t max_results = kSarifMaxResults);
 
 }  // namespace review::report

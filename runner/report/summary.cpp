@@ -51,13 +51,13 @@ const char* mark(Severity s) {
 class SummaryReporter final : public Reporter {
  public:
   SummaryReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
-  void add(const Finding& f) override { findings_.push_back(f); }
+  void add(const Finding& f) override { findings_.push_back(&f); }
 
   void finish(const RunInfo& run) override {
     std::string head = heading(run);
     std::string tail = footer(run);
     std::vector<Finding> shown;
-    for (const auto& f : findings_)
+    for (const Finding& f : FindingsView(findings_))
       if (!f.suppressed && !f.pre_existing) shown.push_back(f);
     std::stable_sort(shown.begin(), shown.end(), severity_less);
 
@@ -132,7 +132,7 @@ class SummaryReporter final : public Reporter {
     }
     // Pre-existing findings (also on the base) in a collapsed section, after the new ones.
     std::vector<Finding> before;
-    for (const auto& f : findings_)
+    for (const Finding& f : FindingsView(findings_))
       if (!f.suppressed && f.pre_existing) before.push_back(f);
     std::stable_sort(before.begin(), before.end(), severity_less);
     std::string old;
@@ -208,7 +208,7 @@ class SummaryReporter final : public Reporter {
   /// The verdict's one-sentence justification: " — N blocking concerns, …" from the counts; "" with no finding.
   std::string justification() const {
     std::size_t block = 0, warn = 0, note = 0, strong = 0;
-    for (const auto& f : findings_) {
+    for (const Finding& f : FindingsView(findings_)) {
       if (f.suppressed || f.pre_existing) continue;
       if (is_strength(f)) ++strong;
       else if (f.severity == Severity::Block) ++block;
@@ -254,7 +254,7 @@ class SummaryReporter final : public Reporter {
     // Suppressions the change itself adds are the reviewer's business: list them, never hide them.
     std::string by_change;
     std::size_t n_by_change = 0;
-    for (const auto& f : findings_) {
+    for (const Finding& f : FindingsView(findings_)) {
       if (!f.suppressed || !f.suppressed_by_change) continue;
       if (++n_by_change > kSummaryMaxNotes) continue;
       by_change += "- " + std::string(mark(f.severity)) + " " + md(f.rule_id) + " " + md(f.problem) + " (" + md(f.file) +
@@ -267,7 +267,7 @@ class SummaryReporter final : public Reporter {
     }
     // Rule ids for suppression, one row per rule that produced an unsuppressed finding.
     std::map<std::string, std::pair<std::string, int>> ids;
-    for (const auto& f : findings_)
+    for (const Finding& f : FindingsView(findings_))
       if (!f.suppressed && !f.pre_existing) {
         auto& e = ids[f.rule_id];
         e.first = f.rule_title;
@@ -284,7 +284,7 @@ class SummaryReporter final : public Reporter {
 
   std::ostream& out_;
   ReportOptions opt_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace

@@ -142,7 +142,7 @@ std::set<std::string> read_baseline(std::istream& in, const std::string& name) {
   return out;
 }
 
-void write_baseline(std::ostream& out, const std::vector<Finding>& findings, const SourceLookup& source) {
+void write_baseline(std::ostream& out, FindingsView findings, const SourceLookup& source) {
   auto prints = fingerprints(findings, source);
   std::set<std::string> keep;
   for (std::size_t i = 0; i < findings.size(); ++i)
@@ -157,13 +157,13 @@ namespace {
 class BaselineReporter final : public Reporter {
  public:
   BaselineReporter(std::ostream& out, SourceLookup source) : out_(out), source_(std::move(source)) {}
-  void add(const Finding& finding) override { findings_.push_back(finding); }
+  void add(const Finding& finding) override { findings_.push_back(&finding); }
   void finish(const RunInfo&) override { write_baseline(out_, findings_, source_); }
 
  private:
   std::ostream& out_;
   SourceLookup source_;
-  std::vector<Finding> findings_;
+  std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
 }  // namespace

@@ -23,6 +23,7 @@
 
 #include "dsl/finding.hpp"
 #include "runner/change/change.hpp"
+#include "runner/report/findings_view.hpp"
 #include "runner/report/reporter.hpp"
 
 namespace review::report {
@@ -80,7 +81,7 @@ std::vector<std::string> unknown_ignore_ids(const review::change::Change& change
 std::set<std::string> read_baseline(std::istream& in, const std::string& name);
 
 /// Writes the fingerprints of the unsuppressed findings as a sorted JSON array (one per line).
-void write_baseline(std::ostream& out, const std::vector<review::dsl::Finding>& findings,
+void write_baseline(std::ostream& out, FindingsView findings,
                     const SourceLookup& source = {});
 
 /// Returns the `baseline` reporter (`--format baseline=FILE`, `--write-baseline FILE`): it keeps

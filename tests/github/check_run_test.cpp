@@ -75,7 +75,7 @@ TEST_CASE("annotations: levels, columns on single lines only, no suppressed or P
   auto pr = finding("", 0, Severity::Block);
   auto hidden = finding("src/k.cpp", 30);
   hidden.suppressed = true;
-  auto a = review::github::check_run_annotations({one, span, whole, pr, hidden});
+  auto a = review::github::check_run_annotations(std::vector<Finding>{one, span, whole, pr, hidden});
   REQUIRE(a.size() == 3);
   CHECK(a[0] == nlohmann::json::parse(R"({"path":"src/k.cpp","start_line":10,"end_line":10,
       "annotation_level":"failure","title":"Kernel launch without a stream","start_column":5,"end_column":5,
@@ -169,7 +169,7 @@ TEST_CASE("500 then 201 on create: retried, then published", "[github][check_run
                                                {"responses", {{{"status", 500}}, {{"status", 201}, {"body", {{"id", 5}}}}}}}}}});
   Quiet q;
   Client c(q.options(mock.url()));
-  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", std::vector<Finding>{finding("a.py", 1)}, "s", "",
                                              Severity::Block);
   CHECK(r.outcome == CheckRunOutcome::Published);
   CHECK(r.check_run_id == 5);
@@ -182,7 +182,7 @@ TEST_CASE("a create answered 502 after it was applied is found, not duplicated",
                                                {"responses", {{{"status", 502}, {"apply", true}}}}}}}});
   Quiet q;
   Client c(q.options(mock.url()));
-  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", std::vector<Finding>{finding("a.py", 1)}, "s", "",
                                              Severity::Block);
   CHECK(r.outcome == CheckRunOutcome::Published);
   CHECK(r.check_run_id == 1);
@@ -197,7 +197,7 @@ TEST_CASE("an exhausted rate limit is not mistaken for a read-only token", "[git
                                                                {"headers", {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "99999999999"}}}}}}}}}});
   Quiet q;
   Client c(q.options(mock.url()));
-  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", std::vector<Finding>{finding("a.py", 1)}, "s", "",
                                              Severity::Block);
   CHECK(r.outcome == CheckRunOutcome::Failed);
   CHECK(r.message.find("rate limit") != std::string::npos);
@@ -211,7 +211,7 @@ TEST_CASE("a fork's read-only token (403/404) asks for the workflow-annotation f
                      {"responses", {{{"status", status}, {"body", {{"message", "Resource not accessible by integration"}}}}}}}}}});
     Quiet q;
     Client c(q.options(mock.url()));
-    auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+    auto r = review::github::publish_check_run(c, "o/r", "abc", "review", std::vector<Finding>{finding("a.py", 1)}, "s", "",
                                                Severity::Block);
     CHECK(r.outcome == CheckRunOutcome::NoPermission);
     CHECK(r.message == "the token cannot write check runs \xE2\x80\x94 falling back to workflow annotations");
@@ -253,7 +253,7 @@ TEST_CASE("the token never appears in logs or results, even when GitHub echoes i
                                   {{"status", 422}, {"body", {{"message", "bad token " + kToken}}}}}}}}}});
   Quiet q;
   Client c(q.options(mock.url()));
-  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", {finding("a.py", 1)}, "s", "",
+  auto r = review::github::publish_check_run(c, "o/r", "abc", "review", std::vector<Finding>{finding("a.py", 1)}, "s", "",
                                              Severity::Block);
   CHECK(r.outcome == CheckRunOutcome::Failed);
   std::string everything = r.message;

@@ -150,7 +150,7 @@ TEST_CASE("review: severity overrides, excludes, baseline and the caller's extra
     auto all = fx.run({}, first).findings;
     REQUIRE(all.size() == 2);
     std::ostringstream written;
-    report::write_baseline(written, {all[0]}, [&](const std::string& p) { return fx.change->content->head(p); });
+    report::write_baseline(written, std::vector<review::dsl::Finding>{all[0]}, [&](const std::string& p) { return fx.change->content->head(p); });
     std::istringstream in(written.str());
     pipeline::ReviewOptions o;
     o.baseline = report::read_baseline(in, "baseline.json");

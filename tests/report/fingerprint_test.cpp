@@ -15,18 +15,18 @@ Finding at(int line, std::string snippet, std::string id = "R1", std::string fil
 }  // namespace
 
 TEST_CASE("fingerprints are stable when unrelated lines move") {
-  auto before = fingerprints({at(10, "x = a * b"), at(20, "y = c")});
-  auto after = fingerprints({at(14, "x  =  a*b"), at(31, "y = c")});  // moved, whitespace changed
+  auto before = fingerprints(std::vector<Finding>{at(10, "x = a * b"), at(20, "y = c")});
+  auto after = fingerprints(std::vector<Finding>{at(14, "x  =  a*b"), at(31, "y = c")});  // moved, whitespace changed
   CHECK(before == after);
   CHECK(before[0].size() == 18);
   CHECK(before[0].substr(16) == ":1");
 }
 
 TEST_CASE("fingerprints change with rule, path or line text") {
-  auto base = fingerprints({at(1, "x = 1")})[0];
-  CHECK(fingerprints({at(1, "x = 2")})[0] != base);
-  CHECK(fingerprints({at(1, "x = 1", "R2")})[0] != base);
-  CHECK(fingerprints({at(1, "x = 1", "R1", "b.py")})[0] != base);
+  auto base = fingerprints(std::vector<Finding>{at(1, "x = 1")})[0];
+  CHECK(fingerprints(std::vector<Finding>{at(1, "x = 2")})[0] != base);
+  CHECK(fingerprints(std::vector<Finding>{at(1, "x = 1", "R2")})[0] != base);
+  CHECK(fingerprints(std::vector<Finding>{at(1, "x = 1", "R1", "b.py")})[0] != base);
 }
 
 TEST_CASE("two `also` bodies of one rule at one place get different fingerprints; the main body's are unchanged") {
@@ -35,17 +35,17 @@ TEST_CASE("two `also` bodies of one rule at one place get different fingerprints
   other.label = "consumer repository";
   Finding third = at(1, "x = 1");
   third.label = "subclass";
-  auto fp = fingerprints({main, other, third});
+  auto fp = fingerprints(std::vector<Finding>{main, other, third});
   CHECK(fp[0].substr(0, 16) != fp[1].substr(0, 16));
   CHECK(fp[1].substr(0, 16) != fp[2].substr(0, 16));
   CHECK(fp[0].substr(0, 16) != fp[2].substr(0, 16));
   CHECK(fp[1].substr(16) == ":1");  // each the first of its own hash
   CHECK(fp[2].substr(16) == ":1");
-  CHECK(fp[0] == fingerprints({at(1, "x = 1")})[0]);  // no label: as before `also` existed
+  CHECK(fp[0] == fingerprints(std::vector<Finding>{at(1, "x = 1")})[0]);  // no label: as before `also` existed
 }
 
 TEST_CASE("identical lines get occurrence indexes in line order") {
-  auto fp = fingerprints({at(30, "pass"), at(10, "pass"), at(20, "pass")});
+  auto fp = fingerprints(std::vector<Finding>{at(30, "pass"), at(10, "pass"), at(20, "pass")});
   CHECK(fp[1].substr(16) == ":1");
   CHECK(fp[2].substr(16) == ":2");
   CHECK(fp[0].substr(16) == ":3");
@@ -54,7 +54,7 @@ TEST_CASE("identical lines get occurrence indexes in line order") {
 
 TEST_CASE("line text comes from the source when the snippet is empty") {
   SourceLookup src = [](const std::string&) -> std::optional<std::string> { return "a\r\nx = 1\n"; };
-  CHECK(fingerprints({at(2, "")}, src) == fingerprints({at(2, "x = 1")}));
+  CHECK(fingerprints(std::vector<Finding>{at(2, "")}, src) == fingerprints(std::vector<Finding>{at(2, "x = 1")}));
   CHECK(line_of("a\nb", 2) == "b");
   CHECK(line_of("a\nb\n", 3) == "");
   CHECK(line_of("a", 0) == "");

@@ -21,7 +21,7 @@ class Recorder final : public Publisher {
   std::vector<std::string> calls;
   std::size_t findings_seen = 0;
   std::string card;
-  PublishResult check_run(const std::vector<Finding>& findings, const std::string& c) override {
+  PublishResult check_run(FindingsView findings, const std::string& c) override {
     calls.push_back("check-run");
     findings_seen = findings.size();
     card = c;

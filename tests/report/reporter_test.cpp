@@ -45,7 +45,8 @@ TEST_CASE("FanOut isolates a failing reporter") {
   fan.add_reporter("github", make_reporter("github", b, {}));
   auto run = fixed_run();
   fan.begin(run);
-  for (const auto& f : fixed_findings()) fan.add(f);
+  const auto findings = fixed_findings();  // reporters keep their addresses until finish
+  for (const auto& f : findings) fan.add(f);
   fan.finish(run);
   CHECK(fan.errors() == std::vector<std::string>{"broken: disk full"});
   CHECK(calls == 1);  // skipped after its first failure
