@@ -12,6 +12,7 @@
 #include "dsl/ruleset.hpp"
 #include "runner/change/diff_parser.hpp"
 #include "runner/change/memory.hpp"
+#include "runner/cli/atomic_file.hpp"
 #include "runner/cli/rulesets.hpp"
 #include "runner/facts/change_facts.hpp"
 #include "runner/cli/review.hpp"

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "runner/cli/atomic_file.hpp"
 #include "runner/cli/review.hpp"
 
 namespace review::cli {

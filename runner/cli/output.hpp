@@ -1,9 +1,10 @@
 // One output of `runner review` (--format FMT[=FILE]) as a reporter, so the CLI drives every
 // output, files and GitHub alike, through one report::FanOut.
 //
-// The format's reporter (report::make_reporter) renders into memory; at `finish` the bytes go to
-// the file, written atomically (write_file_atomically, review.hpp), or to standard output, where
-// workflow commands are neutralised unless the format is `github` (guard.hpp). A failure is
+// The format's reporter (report::make_reporter) renders into a temporary file, never into memory
+// (atomic_file.hpp): the output's file, renamed into place at `finish`, or for standard output an
+// unnamed spool copied out at `finish`, where workflow commands are neutralised unless the format
+// is `github` (guard.hpp). A failure is
 // thrown as one sentence that the CLI prints after "runner: " and that makes the exit code 3.
 #pragma once
 

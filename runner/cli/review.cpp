@@ -35,62 +35,6 @@
 namespace review::cli {
 namespace fs = std::filesystem;
 
-bool write_file_atomically(const std::string& path, const std::string& data, std::string& error) {
-  fs::path p(path);
-  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  std::error_code ec;
-  // An output path that is a symbolic link is refused: in a checkout, a link the pull request
-  // committed could point at a file of the workflow.
-  if (fs::is_symlink(fs::symlink_status(p, ec))) {
-    error = "refusing to write " + path + ": it is a symbolic link (remove it, or write the output elsewhere)";
-    return false;
-  }
-  if (!fs::is_directory(dir, ec)) {
-    error = "cannot write " + path + ": the folder " + dir.string() + " does not exist";
-    return false;
-  }
-  // The temporary file: a new name made by mkstemp (O_CREAT|O_EXCL, so never opened through an
-  // existing file or link), in the target's folder so the rename is atomic.
-  std::string tmpl = (dir / ("." + p.filename().string() + ".tmp.XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  std::string tmp(name.data());
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  const char* at = data.data();
-  std::size_t left = data.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, at, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = "cannot write " + path + ": " + std::strerror(errno) + (errno == ENOSPC ? " (the disk is full)" : "");
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return false;
-    }
-    at += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  // rename(2) replaces the directory entry, never a file a link points to.
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "cannot move " + tmp + " to " + path + ": " + std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 namespace {
 
 // The finding that reports an edit of the review policy; not a rule of any ruleset.

@@ -89,11 +89,4 @@ struct ReviewOptions {
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
                bool stdout_is_tty);
 
-/// Writes `data` to `path` atomically: a new temporary file in the same folder made by mkstemp(3)
-/// (O_CREAT|O_EXCL: never opened through an existing file or symbolic link), then rename(2).
-/// Returns false and sets `error` when `path` is a symbolic link ("refusing to write PATH: it is a
-/// symbolic link …"), its folder does not exist, or writing fails (the reason from errno; a full
-/// disk says so). The temporary file never outlives a failure.
-bool write_file_atomically(const std::string& path, const std::string& data, std::string& error);
-
 }  // namespace review::cli

@@ -14,6 +14,7 @@
 
 #include "catch.hpp"
 #include "cli/cli_util.hpp"
+#include "runner/cli/atomic_file.hpp"
 #include "runner/cli/policy.hpp"
 #include "runner/cli/review.hpp"
 
