@@ -117,30 +117,35 @@ void write_findings_document(std::ostream& out, FindingsView findings, const Run
                              const SourceLookup& source) {
   auto prints = fingerprints(findings, source);
   const std::string doc = dump_json(document_without_findings(findings, run));
-  // "findings" is a member of the top-level object, so its line is indented by two spaces; a
-  // raw newline never occurs inside a dumped string (it is escaped), so this is that line.
-  static const std::string kSlot = "\n  \"findings\": []";
-  const size_t at = doc.find(kSlot);
-  if (findings.empty() || at == std::string::npos) {  // nothing to splice in (npos: never, see above)
+  // "findings" is a member of the top-level object, so its line is indented by two spaces.
+  if (!write_spliced(out, doc, "\n  \"findings\": []", findings.size(),
+                     [&](std::size_t i) { return finding_json(findings[i], prints[i]); }))
     out << (findings.empty() ? doc : dump_json(findings_document(findings, run, source)));
-    return;
-  }
-  const size_t open = at + kSlot.size() - 1;  // the ']' of "[]"
+}
+
+bool write_spliced(std::ostream& out, const std::string& doc, const std::string& slot, std::size_t count,
+                   const std::function<json(std::size_t)>& element) {
+  const std::size_t at = doc.find(slot);
+  if (count == 0 || at == std::string::npos) return false;
+  // The member's indentation (the spaces after its newline) plus two for its elements.
+  const std::size_t member = slot.find_first_not_of(' ', 1) - 1;
+  const std::string indent(member + 2, ' ');
+  const std::size_t open = at + slot.size() - 1;  // the ']' of "[]"
   out.write(doc.data(), static_cast<std::streamsize>(open));
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    // each finding dumped on its own, indented as an element of a top-level member (4 spaces)
-    std::string one = dump_json(finding_json(findings[i], prints[i]));
-    out << "\n    ";
-    size_t from = 0;
-    for (size_t nl; (nl = one.find('\n', from)) != std::string::npos; from = nl + 1) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string one = dump_json(element(i));
+    out << '\n' << indent;
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = one.find('\n', from)) != std::string::npos; from = nl + 1) {
       out.write(one.data() + from, static_cast<std::streamsize>(nl + 1 - from));
-      out << "    ";
+      out << indent;
     }
     out.write(one.data() + from, static_cast<std::streamsize>(one.size() - from));
-    if (i + 1 < findings.size()) out << ',';
+    if (i + 1 < count) out << ',';
   }
-  out << "\n  ";
+  out << '\n' << std::string(member, ' ');
   out.write(doc.data() + open, static_cast<std::streamsize>(doc.size() - open));
+  return true;
 }
 
 std::string dump_json(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }

@@ -3,8 +3,11 @@
 // (nlohmann::json error_handler_t::replace), so the writer never throws on PR content.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <memory>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -31,5 +34,16 @@ void write_findings_document(std::ostream& out, FindingsView findings,
 
 /// Dumps `j` with two-space indentation, replacing invalid UTF-8 by U+FFFD. Never throws.
 std::string dump_json(const nlohmann::json& j);
+
+/// Writes `doc`, a dump_json text with one empty array member whose line is `slot` (its newline,
+/// indentation, key and "[]", e.g. "\n  \"findings\": []"), with `count` elements spliced into
+/// that array: element(i), dumped and indented one level deeper than the member, for i from 0.
+/// The bytes equal dump_json of the document with those elements pushed into the array, but
+/// only one element's JSON is held at a time. Returns false and writes nothing when `slot` is not
+/// in `doc` or `count` is 0 (the caller dumps the whole document then). Throws what `element`
+/// or `out` throws. A dumped string never holds a raw newline (it is escaped), so `slot` can
+/// only match the member's own line.
+bool write_spliced(std::ostream& out, const std::string& doc, const std::string& slot, std::size_t count,
+                   const std::function<nlohmann::json(std::size_t)>& element);
 
 }  // namespace review::report

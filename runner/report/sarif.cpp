@@ -134,7 +134,10 @@ class SarifReporter final : public Reporter {
  public:
   SarifReporter(std::ostream& out, ReportOptions options) : out_(out), opt_(std::move(options)) {}
   void add(const Finding& f) override { findings_.push_back(&f); }
-  void finish(const RunInfo& run) override { out_ << dump_json(sarif_log(findings_, run, opt_.source)) << '\n'; }
+  void finish(const RunInfo& run) override {
+    write_sarif_log(out_, findings_, run, opt_.source);
+    out_ << '\n';
+  }
 
  private:
   std::ostream& out_;
@@ -144,74 +147,85 @@ class SarifReporter final : public Reporter {
 
 }  // namespace
 
-json sarif_log(FindingsView findings, const RunInfo& run, const SourceLookup& source,
-               std::size_t max_results) {
-  // Rules: the ruleset's, then any rule only a finding names (so every ruleIndex resolves).
-  std::vector<RuleMeta> rules = run.rules;
+namespace {
+
+/// What the log's results are made from: the rules (ruleset's, then any only a finding names),
+/// the fingerprints, the located findings in result order and how many the limit cut.
+struct Plan {
+  std::vector<RuleMeta> rules;
   std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < rules.size(); ++i) index.emplace(rules[i].id, i);
-  for (const auto& f : findings)
-    if (index.emplace(f.rule_id, rules.size()).second) rules.push_back(meta_from_finding(f));
-  json jrules = json::array();
-  for (const auto& r : rules) jrules.push_back(rule_json(r));
-
-  auto prints = fingerprints(findings, source);
-
-  // Located findings, most severe first, unsuppressed before suppressed; cut at max_results.
+  std::vector<std::string> prints;
   std::vector<std::size_t> order;
-  json pr_level = json::array();
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    const Finding& f = findings[i];
-    if (!f.file.empty()) {
-      order.push_back(i);
-      continue;
-    }
-    json p = {{"ruleId", f.rule_id}, {"level", level_of(f.severity)}, {"message", {{"text", message_text(f)}}},
-              {"fingerprint", prints[i]}, {"properties", finding_properties(f)}};
-    if (f.suppressed) p["suppressed"] = {{"kind", f.suppression_kind}, {"justification", f.suppression_reason}};
-    pr_level.push_back(std::move(p));
-  }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  std::size_t cut = 0;
+};
+
+Plan plan_of(FindingsView findings, const RunInfo& run, const SourceLookup& source, std::size_t max_results) {
+  Plan p;
+  // Rules: the ruleset's, then any rule only a finding names (so every ruleIndex resolves).
+  p.rules = run.rules;
+  for (std::size_t i = 0; i < p.rules.size(); ++i) p.index.emplace(p.rules[i].id, i);
+  for (const auto& f : findings)
+    if (p.index.emplace(f.rule_id, p.rules.size()).second) p.rules.push_back(meta_from_finding(f));
+  p.prints = fingerprints(findings, source);
+  // Located findings, most severe first, unsuppressed before suppressed; cut at max_results.
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    if (!findings[i].file.empty()) p.order.push_back(i);
+  std::stable_sort(p.order.begin(), p.order.end(), [&](std::size_t a, std::size_t b) {
     if (findings[a].suppressed != findings[b].suppressed) return !findings[a].suppressed;
     return severity_less(findings[a], findings[b]);
   });
-  std::size_t cut = 0;
-  if (order.size() > max_results) {
-    cut = order.size() - max_results;
-    order.resize(max_results);
+  if (p.order.size() > max_results) {
+    p.cut = p.order.size() - max_results;
+    p.order.resize(max_results);
   }
+  return p;
+}
 
-  json results = json::array();
-  for (std::size_t i : order) {
-    const Finding& f = findings[i];
-    json region = {{"startLine", std::max(f.line, 1)}};
-    if (f.line > 0 && f.end_line > f.line) region["endLine"] = f.end_line;
-    if (f.line > 0 && f.column > 0) region["startColumn"] = f.column;
-    json props = finding_properties(f);
-    if (f.line == 0) props["wholeFile"] = true;
-    json r = {{"ruleId", f.rule_id},
-              {"ruleIndex", index.at(f.rule_id)},
-              {"level", level_of(f.severity)},
-              {"message", {{"text", message_text(f)}}},
-              {"locations", json::array({{{"physicalLocation",
-                                           {{"artifactLocation", {{"uri", encode_uri_path(f.file)}, {"uriBaseId", "%SRCROOT%"}}},
-                                            {"region", region}}}}})},
-              {"partialFingerprints", {{"primaryLocationLineHash", prints[i]}}},
-              {"properties", props}};
-    if (run.differential) r["baselineState"] = f.pre_existing ? "unchanged" : "new";
-    if (f.suppressed) {
-      json s = {{"kind", f.suppression_kind == "external" ? "external" : "inSource"}, {"status", "accepted"}};
-      if (!f.suppression_reason.empty()) s["justification"] = f.suppression_reason;
-      if (f.suppressed_by_change) {
-        // The pull request under review suppresses its own finding: not yet accepted by anyone.
-        s["status"] = "underReview";
-        s["properties"] = {{"suppressedByChange", true}};
-      }
-      r["suppressions"] = json::array({s});
+json result_json(const Finding& f, const std::string& print, std::size_t rule_index, bool differential) {
+  json region = {{"startLine", std::max(f.line, 1)}};
+  if (f.line > 0 && f.end_line > f.line) region["endLine"] = f.end_line;
+  if (f.line > 0 && f.column > 0) region["startColumn"] = f.column;
+  json props = finding_properties(f);
+  if (f.line == 0) props["wholeFile"] = true;
+  json r = {{"ruleId", f.rule_id},
+            {"ruleIndex", rule_index},
+            {"level", level_of(f.severity)},
+            {"message", {{"text", message_text(f)}}},
+            {"locations", json::array({{{"physicalLocation",
+                                         {{"artifactLocation", {{"uri", encode_uri_path(f.file)}, {"uriBaseId", "%SRCROOT%"}}},
+                                          {"region", region}}}}})},
+            {"partialFingerprints", {{"primaryLocationLineHash", print}}},
+            {"properties", props}};
+  if (differential) r["baselineState"] = f.pre_existing ? "unchanged" : "new";
+  if (f.suppressed) {
+    json s = {{"kind", f.suppression_kind == "external" ? "external" : "inSource"}, {"status", "accepted"}};
+    if (!f.suppression_reason.empty()) s["justification"] = f.suppression_reason;
+    if (f.suppressed_by_change) {
+      // The pull request under review suppresses its own finding: not yet accepted by anyone.
+      s["status"] = "underReview";
+      s["properties"] = {{"suppressedByChange", true}};
     }
-    results.push_back(std::move(r));
+    r["suppressions"] = json::array({s});
   }
+  return r;
+}
 
+/// The log with an empty "results" array.
+json log_without_results(FindingsView findings, const RunInfo& run, const Plan& plan, std::size_t max_results) {
+  json jrules = json::array();
+  for (const auto& r : plan.rules) jrules.push_back(rule_json(r));
+
+  // Pull-request-level findings are not results (code scanning rejects results without a location).
+  json pr_level = json::array();
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    if (!f.file.empty()) continue;
+    json p = {{"ruleId", f.rule_id}, {"level", level_of(f.severity)}, {"message", {{"text", message_text(f)}}},
+              {"fingerprint", plan.prints[i]}, {"properties", finding_properties(f)}};
+    if (f.suppressed) p["suppressed"] = {{"kind", f.suppression_kind}, {"justification", f.suppression_reason}};
+    pr_level.push_back(std::move(p));
+  }
+  const std::size_t cut = plan.cut;
   json notes = json::array();
   for (const auto& d : run.diagnostics) notes.push_back({{"level", "warning"}, {"message", {{"text", sentence(d)}}}});
   if (cut > 0)
@@ -247,11 +261,35 @@ json sarif_log(FindingsView findings, const RunInfo& run, const SourceLookup& so
                {"automationDetails", {{"id", category}}},
                {"invocations", json::array({invocation})},
                {"columnKind", "unicodeCodePoints"},
-               {"results", results},
+               {"results", json::array()},
                {"properties", props}};
   if (!run.repository_uri.empty() && !run.head_sha.empty())
     jrun["versionControlProvenance"] = json::array({{{"repositoryUri", run.repository_uri}, {"revisionId", run.head_sha}, {"mappedTo", {{"uriBaseId", "%SRCROOT%"}}}}});
   return {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", json::array({jrun})}};
+}
+
+}  // namespace
+
+json sarif_log(FindingsView findings, const RunInfo& run, const SourceLookup& source, std::size_t max_results) {
+  Plan plan = plan_of(findings, run, source, max_results);
+  json log = log_without_results(findings, run, plan, max_results);
+  json& results = log["runs"][0]["results"];
+  for (std::size_t i : plan.order)
+    results.push_back(result_json(findings[i], plan.prints[i], plan.index.at(findings[i].rule_id), run.differential));
+  return log;
+}
+
+void write_sarif_log(std::ostream& out, FindingsView findings, const RunInfo& run, const SourceLookup& source,
+                     std::size_t max_results) {
+  Plan plan = plan_of(findings, run, source, max_results);
+  const std::string doc = dump_json(log_without_results(findings, run, plan, max_results));
+  // "results" is a member of the one run, an element of the top-level "runs": its line is
+  // indented by six spaces.
+  bool spliced = write_spliced(out, doc, "\n      \"results\": []", plan.order.size(), [&](std::size_t k) {
+    const Finding& f = findings[plan.order[k]];
+    return result_json(f, plan.prints[plan.order[k]], plan.index.at(f.rule_id), run.differential);
+  });
+  if (!spliced) out << (plan.order.empty() ? doc : dump_json(sarif_log(findings, run, source, max_results)));
 }
 
 std::unique_ptr<Reporter> make_sarif_reporter(std::ostream& out, const ReportOptions& options) {

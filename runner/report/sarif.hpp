@@ -1,4 +1,4 @@
-// `sarif`: one SARIF 2.1.0 log with one run, written in `finish`, for GitHub code scanning
+// `sarif`: one SARIF 2.1.0 log with one run, written in `finish` one result at a time, for GitHub code scanning
 // (docs/output-formats.md lists every field and the choices made).
 //
 // - tool.driver: name "review-action", semanticVersion (RunInfo::tool_version, else the version
@@ -46,5 +46,11 @@ std::unique_ptr<Reporter> make_sarif_reporter(std::ostream& out, const ReportOpt
 /// `max_results` exists so tests can exercise the cut without 25,000 findings.
 nlohmann::json sarif_log(FindingsView findings, const RunInfo& run,
                          const SourceLookup& source = {}, std::size_t max_results = kSarifMaxResults);
+
+/// Writes the same bytes as dump_json(sarif_log(findings, run, source, max_results)), holding one
+/// result's JSON at a time (write_spliced, json.hpp): aiter's audit, 25,000 results, had held
+/// some 300 MiB of JSON values and text at once. Throws only what `out` throws.
+void write_sarif_log(std::ostream& out, FindingsView findings, const RunInfo& run,
+                     const SourceLookup& source = {}, std::size_t max_results = kSarifMaxResults);
 
 }  // namespace review::report

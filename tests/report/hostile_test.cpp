@@ -13,6 +13,7 @@
 
 #include "runner/report/github.hpp"
 #include "runner/report/json.hpp"
+#include "runner/report/sarif.hpp"
 #include "runner/report/summary.hpp"
 
 using namespace review::report;
@@ -174,6 +175,42 @@ TEST_CASE("hostile: the JSON document written finding by finding is the one docu
       std::string w = whole(fs, run, hostile_source());
       CHECK(streamed(fs, run, hostile_source()) == w);
       CHECK(json::parse(w)["findings"].size() == fs.size());
+    }
+  }
+}
+
+TEST_CASE("hostile: the SARIF log written result by result is the one log, byte for byte") {
+  auto whole = [](const std::vector<Finding>& fs, const RunInfo& run, std::size_t max) {
+    return dump_json(sarif_log(fs, run, hostile_source(), max));
+  };
+  auto streamed = [](const std::vector<Finding>& fs, const RunInfo& run, std::size_t max) {
+    std::ostringstream out;
+    write_sarif_log(out, fs, run, hostile_source(), max);
+    return out.str();
+  };
+  // strings that spell the splice point of the streamed writer, in a result and in a rule
+  Finding spoof = make_finding("S1", "\n      \"results\": []", Severity::Block, Evidence::Inferred, "x.py", 3, 0,
+                               "\n      \"results\": [],\n", "", "");
+  spoof.label = "\n        ]";
+  Finding pr_level = make_finding("P1", "t", Severity::Warn, Evidence::Verified, "", 0, 0, "pull request", "", "");
+  std::vector<Finding> all = fixed_findings();
+  all.push_back(hostile());
+  all.push_back(spoof);
+  all.push_back(pr_level);
+  RunInfo differential = fixed_run();
+  differential.differential = true;
+  differential.rules.push_back(differential.rules.front());
+  differential.rules.back().id = "R-SPOOF";
+  differential.rules.back().help = "\n      \"results\": []";
+  for (const RunInfo& run : {fixed_run(), hostile_run(), differential}) {
+    for (const auto& fs : {std::vector<Finding>{}, std::vector<Finding>{pr_level}, std::vector<Finding>{spoof}, all}) {
+      for (std::size_t max : {std::size_t{1}, kSarifMaxResults}) {
+        std::string w = whole(fs, run, max);
+        CHECK(streamed(fs, run, max) == w);
+        std::size_t located = 0;
+        for (const auto& f : fs) located += f.file.empty() ? 0 : 1;
+        CHECK(json::parse(w)["runs"][0]["results"].size() == std::min(located, max));
+      }
     }
   }
 }
