@@ -41,6 +41,10 @@ struct SourceSchema {
   /// of what the `changed` scope finds, so none when that finds none (the evaluator then skips
   /// such reads: an audit has no removed lines, and D4 looked them up for every added line).
   bool changed_only = false;
+  /// The source its facts name (Fact::source) when they are another source's facts, "" for its
+  /// own name: `added_lines` makes `lines` facts (the added ones), so the two sources can share
+  /// one fact per line and `a == l` holds for the same line read through either.
+  std::string fact_source{};
 
   /// Returns the field named `name`, or nullptr.
   const FieldSchema* field(std::string_view name) const;

@@ -103,6 +103,13 @@ class LineFields final : public dsl::FieldProvider {
 
 bool has_added(const FileRef& r) { return !r.base && r.changed && !r.changed->added_lines.empty(); }
 
+// True when the head side of `r` has `n` lines (n > 0) and every one of them is added.
+bool every_line_added(const FileRef& r, int n) {
+  if (n <= 0 || !has_added(r)) return false;
+  const auto& added = r.changed->added_lines;
+  return added.size() == static_cast<std::size_t>(n) && *added.begin() == 1 && *added.rbegin() == n;
+}
+
 class LinesSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
@@ -130,6 +137,7 @@ class AddedLinesSource final : public Source {
   dsl::SourceSchema schema() const override {
     dsl::SourceSchema s{"added_lines", "the added lines of the scope's changed files", true, line_fields()};
     s.changed_only = true;
+    s.fact_source = "lines";  // the `lines` facts of those lines (shared when every line is added)
     return s;
   }
 
@@ -151,9 +159,14 @@ class AddedLinesSource final : public Source {
     if (!has_added(r)) return out;
     auto m = ctx.model(r.path, r.base);
     if (!m) return out;
-    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
     int n = static_cast<int>(m->text_lines.size());
-    static const dsl::Interned source("added_lines");
+    // A file whose every line is added (a new file; every file of an audit): its added lines are
+    // its lines, and their facts are the `lines` facts of the file (the same fields and values),
+    // taken from that source, not made a second time. The facts outlive whichever of the two
+    // sources is released first; `lines(changed)` after `added_lines(changed)` finds them made.
+    if (every_line_added(r, n)) return ctx.file_facts("lines", r);
+    auto p = std::make_shared<const LineFields>(ctx.change_ptr(), m, r.changed, r.base);
+    static const dsl::Interned source("lines");  // schema().fact_source
     util::FactBlock block(source, dsl::Interned(r.path), std::move(p), r.changed->added_lines.size());
     for (int line : r.changed->added_lines)
       if (line >= 1 && line <= n) block.add(line, line);
