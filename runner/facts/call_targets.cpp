@@ -885,14 +885,14 @@ Resolved compute(Resolver& res, const std::shared_ptr<const Module>& m, const la
 class CallTargetFields final : public dsl::FieldProvider {
  public:
   CallTargetFields(SourceContext& ctx, std::shared_ptr<Shared> shared, std::shared_ptr<const Module> m,
-                   std::vector<lang::Call> calls, std::vector<char> added, bool base)
+                   std::shared_ptr<const std::vector<lang::Call>> calls, std::vector<char> added, bool base)
       : shared_(std::move(shared)), m_(std::move(m)), calls_(std::move(calls)), added_(std::move(added)), base_(base),
-        res_(ctx, *shared_), cache_(calls_.size()) {}
+        res_(ctx, *shared_), cache_(calls_->size()) {}
 
   Value field(int index, std::string_view name) const override {
     if (index < 0 || index >= static_cast<int>(cache_.size())) return {};
     // the call's own fields, from the call (read-only: no lock, no resolution)
-    const lang::Call& c = calls_[static_cast<size_t>(index)];
+    const lang::Call& c = (*calls_)[static_cast<size_t>(index)];
     if (name == "callee") return Value(c.callee);
     if (name == "name") {
       size_t dot = c.callee.rfind('.');
@@ -907,7 +907,7 @@ class CallTargetFields final : public dsl::FieldProvider {
     }
     std::lock_guard lock(mu_);
     auto& slot = cache_[static_cast<size_t>(index)];
-    if (!slot) slot = std::make_unique<Resolved>(compute(res_, m_, calls_[static_cast<size_t>(index)], base_));
+    if (!slot) slot = std::make_unique<Resolved>(compute(res_, m_, c, base_));
     return slot->get(name);
   }
 
@@ -921,7 +921,9 @@ class CallTargetFields final : public dsl::FieldProvider {
  private:
   std::shared_ptr<Shared> shared_;
   std::shared_ptr<const Module> m_;  // null on the base side (its calls are not resolved)
-  std::vector<lang::Call> calls_;
+  /// The file's calls: the cached model's own (an aliasing pointer that keeps the model), or a
+  /// copy when the model is not kept (a read by key of this source parses without caching).
+  std::shared_ptr<const std::vector<lang::Call>> calls_;
   std::vector<char> added_;  // per call: its first line is added
   bool base_;
   mutable std::mutex mu_;
@@ -973,16 +975,22 @@ class CallTargetsSource final : public Source {
     // the base side resolves nothing: an empty index, and no summary
     auto shared = r.base ? std::make_shared<Shared>(std::vector<std::string>{}) : shared_state(ctx);
     auto summary = r.base ? nullptr : shared->module(ctx, r.path, m);
-    // every field, the call's own ones too, is answered by the provider from a copy of the
-    // calls (their text left out): a fact is its location and an index
-    std::vector<lang::Call> calls;
-    std::vector<char> added;
-    calls.reserve(m->calls.size());
-    for (const auto& c : m->calls) {
-      calls.push_back(c);
-      calls.back().text = {};  // read by no field (and a view into the model, which is not kept)
-      added.push_back(r.added(c.line) ? 1 : 0);
+    // every field, the call's own ones too, is answered by the provider from the calls: a fact
+    // is its location and an index. The cached model's calls are read in place (an audit's
+    // whole-repository read had copied every call of the repository); a model parsed only for
+    // this read is not kept, so its calls are copied (their text left out: read by no field, and
+    // a view into that model).
+    std::shared_ptr<const std::vector<lang::Call>> calls;
+    if (ctx.model_cached(r.path, r.base)) {
+      calls = std::shared_ptr<const std::vector<lang::Call>>(m, &m->calls);
+    } else {
+      auto copy = std::make_shared<std::vector<lang::Call>>(m->calls);
+      for (auto& c : *copy) c.text = {};
+      calls = std::move(copy);
     }
+    std::vector<char> added;
+    added.reserve(m->calls.size());
+    for (const auto& c : m->calls) added.push_back(r.added(c.line) ? 1 : 0);
     static const dsl::Interned source("call_targets");
     util::FactBlock block(source, dsl::Interned(r.path),
                           std::make_shared<const CallTargetFields>(ctx, shared, summary, std::move(calls), std::move(added), r.base),

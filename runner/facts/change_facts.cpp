@@ -328,6 +328,11 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::model(const std::string& p
   return models_.emplace(key, std::move(m)).first->second;
 }
 
+bool ChangeFacts::model_cached(const std::string& path, bool base) const {
+  std::lock_guard lock(mu_);
+  return models_.count((base ? "b:" : "h:") + path) > 0;
+}
+
 std::shared_ptr<const lang::SourceModel> ChangeFacts::read_model(const std::string& path, bool base) {
   // read for a summary and dropped: the analyses are never run on it
   return load_model(path, base, false);

@@ -164,6 +164,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   unsigned jobs() const override;
   void prefetch(const std::vector<FileRef>& refs, bool analyses) override;
   const std::vector<dsl::FactPtr>& file_facts(const std::string& source, const FileRef& ref) override;
+  bool model_cached(const std::string& path, bool base) const override;
   void note(const std::string& text) override;
   void incomplete(const std::string& text) override;
   std::vector<std::string> files_holding(const std::string& name, Holding where) override;

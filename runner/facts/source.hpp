@@ -97,6 +97,11 @@ class SourceContext {
   virtual std::shared_ptr<const lang::SourceModel> read_model(const std::string& path, bool base) {
     return model(path, base);
   }
+  /// Whether the model `model` returned for this file side stays cached after the caller drops
+  /// it (false for one parsed for a read by key of a source that keeps no models, held only
+  /// while its facts are built). A reader may then refer into the model instead of copying what
+  /// it needs. Default: false (copy).
+  virtual bool model_cached(const std::string& /*path*/, bool /*base*/) const { return false; }
   /// The head text of `path` for a reader that needs no parse tree (a token scan), read without
   /// parsing or caching; nullopt when the file has no head text, is of a binary format by its
   /// name (lang::binary_format: not read at all), holds a NUL byte or is larger than the parse
