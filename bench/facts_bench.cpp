@@ -191,16 +191,19 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   b.add("classes", cl);
   size_t ca = vec(m.calls);
   for (const auto& c : m.calls) {
-    ca += heap(c.callee) + heap(c.function) + strs(c.args) + vec(c.kwargs);
+    ca += heap(c.callee) + strs(c.args) + vec(c.kwargs);  // function: a view into function_names
     for (const auto& [k, v] : c.kwargs) ca += heap(k) + heap(v);
   }
   b.add("calls", ca);  // their text is a view into the store
   size_t as = vec(m.assignments);
-  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.function) + heap(a.cls);  // text: a view
+  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.cls);  // text, function: views
   b.add("assignments", as);
   size_t st = vec(m.statements);
-  for (const auto& x : m.statements) st += heap(x.function);  // kind and text: views
-  b.add("statements", st);
+  b.add("statements", st);  // kind, text and function: views
+  size_t fnames = 0;
+  if (m.function_names)
+    for (const auto& n : *m.function_names) fnames += sizeof(std::string) + heap(n);
+  b.add("function_names", fnames);
   size_t im = vec(m.imports);
   for (const auto& x : m.imports) im += heap(x.module) + strs(x.names);
   b.add("imports", im);

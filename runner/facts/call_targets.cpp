@@ -28,6 +28,7 @@
 // SourceContext::read_model (not cached) and kept as summaries, shared by the context's files.
 // A read by key therefore leaves no model of the files it read (Source::keeps_models is false).
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -200,6 +201,7 @@ struct Module {
   std::vector<int> import_function;       // per import: index of its innermost enclosing function, -1 when none
   std::vector<lang::Assignment> assignments;  // target, function and cls only (copied field by field: a whole copy then trimmed
                                               // fragments the heap; 042e8f1c02 peaked 5 MiB higher)
+  std::shared_ptr<std::deque<std::string>> function_names;  // the model's: what assignments' `function` views
   std::map<int, std::string> binder_lines;    // line -> code, for lines holding a binder keyword (maybe_rebound)
 };
 
@@ -246,6 +248,7 @@ std::shared_ptr<const Module> summarise(const lang::SourceModel& m) {
     bool in = imp.line >= 1 && imp.line <= static_cast<int>(m.lines.size());
     out->import_function.push_back(in ? m.lines[static_cast<size_t>(imp.line - 1)].function : -1);
   }
+  out->function_names = m.function_names;
   out->assignments.reserve(m.assignments.size());
   for (const auto& a : m.assignments) {
     lang::Assignment b;
@@ -749,7 +752,7 @@ void resolve(Resolver& res, const std::shared_ptr<const Module>& m, const lang::
       return;
     }
     const lang::Class* cls = nullptr;
-    std::string cq = c.function.substr(0, c.function.size() - fn->name.size() - 1);
+    std::string cq(c.function.substr(0, c.function.size() - fn->name.size() - 1));
     for (const auto& k : m->classes)
       if (k.qualified == cq) cls = &k;
     if (!cls) {
@@ -766,7 +769,7 @@ void resolve(Resolver& res, const std::shared_ptr<const Module>& m, const lang::
     t = none("`" + callee + "` is not a name or dotted name");
     return;
   }
-  Target head = res.name_at(m, c.function, parts[0]);
+  Target head = res.name_at(m, std::string(c.function), parts[0]);
   if (head.kind == Target::Kind::None) {
     t = head;
     return;
@@ -856,7 +859,7 @@ Resolved compute(Resolver& res, const std::shared_ptr<const Module>& m, const la
   Bound b = bind_arguments(c, ps, kind == "constructor" ? fn.cls : fn.name);
   if (!b.error.empty() && via == "self") {
     // the instance may be of a subclass whose override takes these arguments
-    std::string cq = c.function.substr(0, c.function.rfind('.'));
+    std::string cq(c.function.substr(0, c.function.rfind('.')));
     std::string cls = cq.substr(cq.rfind('.') == std::string::npos ? 0 : cq.rfind('.') + 1);
     std::string by = res.overridden_below(cls, fn.name);
     if (!by.empty()) {
@@ -898,7 +901,7 @@ class CallTargetFields final : public dsl::FieldProvider {
       size_t dot = c.callee.rfind('.');
       return Value(dot == std::string::npos ? c.callee : c.callee.substr(dot + 1));
     }
-    if (name == "function") return Value(c.function);
+    if (name == "function") return Value(std::string(c.function));
     if (name == "added") return Value(added_[static_cast<size_t>(index)] != 0);
     if (name == "kwarg_names") {
       std::vector<std::string> names;
@@ -979,14 +982,18 @@ class CallTargetsSource final : public Source {
     // is its location and an index. The cached model's calls are read in place (an audit's
     // whole-repository read had copied every call of the repository); a model parsed only for
     // this read is not kept, so its calls are copied (their text left out: read by no field, and
-    // a view into that model).
+    // a view into that model; their function names are views into the model's pool, kept).
     std::shared_ptr<const std::vector<lang::Call>> calls;
     if (ctx.model_cached(r.path, r.base)) {
       calls = std::shared_ptr<const std::vector<lang::Call>>(m, &m->calls);
     } else {
-      auto copy = std::make_shared<std::vector<lang::Call>>(m->calls);
-      for (auto& c : *copy) c.text = {};
-      calls = std::move(copy);
+      struct Copy {
+        std::shared_ptr<std::deque<std::string>> names;  // what the calls' `function` views
+        std::vector<lang::Call> calls;
+      };
+      auto copy = std::make_shared<Copy>(Copy{m->function_names, m->calls});
+      for (auto& c : copy->calls) c.text = {};
+      calls = std::shared_ptr<const std::vector<lang::Call>>(copy, &copy->calls);
     }
     std::vector<char> added;
     added.reserve(m->calls.size());

@@ -38,7 +38,7 @@ class CallFields final : public dsl::FieldProvider {
       for (const auto& kv : c.kwargs) l.emplace_back(kv.first);
       return Value(std::move(l));
     }
-    if (name == "function") return Value(c.function);
+    if (name == "function") return Value(std::string(c.function));
     if (name == "in_loop") return Value(c.in_loop);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(c.line) > 0);
     if (name == "text") return Value(std::string(c.text));

@@ -114,7 +114,7 @@ std::vector<Check> python_checks(const lang::SourceModel& m) {
     const auto& s = st[i];
     if (s.kind == "assert_statement") {
       std::string cond = assert_test(s.text);
-      if (!cond.empty()) out.push_back({"assert", "", cond, false, s.line, s.end_line, s.function, collapse(s.text), ""});
+      if (!cond.empty()) out.push_back({"assert", "", cond, false, s.line, s.end_line, std::string(s.function), collapse(s.text), ""});
       continue;
     }
     if (s.kind != "if_statement") continue;
@@ -147,12 +147,12 @@ std::vector<Check> python_checks(const lang::SourceModel& m) {
       covered = st[j].end_line;
     }
     if (last && last->kind == "raise_statement")
-      out.push_back({"raise", "", test, true, s.line, clause_end, s.function, collapse(s.text), collapse(last->text)});
+      out.push_back({"raise", "", test, true, s.line, clause_end, std::string(s.function), collapse(s.text), collapse(last->text)});
   }
   for (const auto& c : m.calls) {
     std::string last = util::last_name(c.callee);
     if (!(last == "_check" || last.rfind("_check_", 0) == 0) || c.args.empty()) continue;
-    out.push_back({"call", c.callee, collapse(c.args[0]), false, c.line, c.end_line, c.function, collapse(c.text), ""});
+    out.push_back({"call", c.callee, collapse(c.args[0]), false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
   }
   return out;
 }
@@ -167,7 +167,7 @@ std::vector<Check> cpp_checks(const lang::SourceModel& m) {
       if (c.args.size() < 2) continue;
       cond = "(" + cond + ") " + op + " (" + collapse(c.args[1]) + ")";
     }
-    out.push_back({"call", c.callee, cond, false, c.line, c.end_line, c.function, collapse(c.text), ""});
+    out.push_back({"call", c.callee, cond, false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
   }
   return out;
 }
@@ -219,7 +219,7 @@ class ChecksSource final : public Source {
       f->set("norm", Value(norm));
       f->set("text", Value(c.text));
       f->set("raises", Value(c.raises));
-      f->set("function", Value(c.function));
+      f->set("function", Value(std::string(c.function)));
       f->set("added", Value(r.added(c.line)));
       bool removed = r.base && r.changed && r.changed->removed_lines.count(c.line) > 0;
       f->set("kind", Value(removed ? "removed" : r.added(c.line) ? "added" : "context"));

@@ -25,7 +25,7 @@ class StatementFields final : public dsl::FieldProvider {
     if (name == "kind") return Value(std::string(s.kind));
     if (name == "text") return Value(std::string(s.text));
     if (name == "code") return Value(lang::statement_code(*m_, s));
-    if (name == "function") return Value(s.function);
+    if (name == "function") return Value(std::string(s.function));
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(s.line) > 0);
     return {};
   }

@@ -51,7 +51,9 @@ class Builder {
   /// Marks the lines spanned by `n` with `ctx` (deeper nodes overwrite, so call in pre-order).
   /// `skip_first`: leave the first line alone (a `{` on a loop header line).
   void mark(TSNode n, const Ctx& ctx, bool skip_first = false);
-  const std::string& fn_name(const Ctx& ctx) const;
+  /// The qualified name of ctx's function ("" outside any), a view into model.function_names
+  /// (interned there on first use).
+  std::string_view fn_name(const Ctx& ctx);
   int add_prefix(std::string p);
   /// Trimmed text of line `line` (1-based).
   std::string line_text(int line) const;
@@ -77,6 +79,7 @@ class Builder {
 
  private:
   std::vector<int> fn_, cls_;
+  std::vector<std::string_view> fn_names_;  ///< function index -> its name in model.function_names
   std::vector<char> loop_, cond_;
   std::vector<std::string> comments_;
 };

@@ -251,9 +251,16 @@ void Builder::mark(TSNode n, const Ctx& ctx, bool skip_first) {
   }
 }
 
-const std::string& Builder::fn_name(const Ctx& ctx) const {
-  static const std::string kEmpty;
-  return ctx.function >= 0 ? model.functions[ctx.function].qualified : kEmpty;
+std::string_view Builder::fn_name(const Ctx& ctx) {
+  if (ctx.function < 0 || ctx.function >= static_cast<int>(model.functions.size())) return {};
+  const size_t i = static_cast<size_t>(ctx.function);
+  if (i >= fn_names_.size()) fn_names_.resize(i + 1);
+  if (fn_names_[i].data() == nullptr) {
+    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
+    model.function_names->push_back(model.functions[i].qualified);
+    fn_names_[i] = model.function_names->back();
+  }
+  return fn_names_[i];
 }
 
 int Builder::add_prefix(std::string p) {

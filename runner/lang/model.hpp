@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -73,7 +74,9 @@ struct Call {
   std::vector<std::string> args;                              ///< positional argument texts
   std::vector<std::pair<std::string, std::string>> kwargs;    ///< keyword name -> value text
   int line = 0, column = 0, end_line = 0;
-  std::string function;       ///< qualified name of the enclosing function, "" at module level
+  /// qualified name of the enclosing function, "" at module level (into the model's
+  /// function_names: one copy per function, not per call)
+  std::string_view function;
   bool in_loop = false;       ///< inside a loop body or comprehension of the same function
   std::string_view text;      ///< the whole call expression (into the model's LineStore text)
 };
@@ -83,7 +86,7 @@ struct Assignment {
   std::string value;          ///< right-hand side text ("" for declarations without initialiser)
   std::string op;             ///< "=", "+=", ":" (annotation only), "decl" (C++ declaration)
   int line = 0;
-  std::string function;
+  std::string_view function;  ///< as Call::function
   std::string cls;
   std::string_view text;      ///< the whole statement (into the model's LineStore text)
 };
@@ -97,7 +100,7 @@ struct Statement {
   int column = 0;             ///< 0-based byte column of `text` on `line` (statement_code reads it)
   int line = 0, end_line = 0; ///< end_line covers the whole statement, body included
   int header_end = 0;         ///< last line of `text`
-  std::string function;
+  std::string_view function;  ///< as Call::function
 };
 
 struct Import {
@@ -214,6 +217,11 @@ struct SourceModel {
   /// What text_lines and lines point into; set by analyze_file (set_text, set_code). Shared by
   /// copies of the model.
   std::shared_ptr<LineStore> store;
+  /// The qualified names that Call, Assignment and Statement::function view, one per function
+  /// that encloses any (a deque: an element never moves). Written by the extraction only; a
+  /// reader that keeps those views without the model keeps this pool (call_targets' copies).
+  /// On ROCm/aiter's Python, some 420,000 entries had each held a copy of the name.
+  std::shared_ptr<std::deque<std::string>> function_names;
   bool has_errors = false;    ///< syntax errors in the tree, or a CMake parse error
   bool skipped = false;       ///< too large (or binary): only `note` is meaningful
   std::string note;           ///< why skipped, or the CMake error with its position

@@ -125,7 +125,7 @@ struct Classifier {
   bool follow_calls;
 
   // The value last assigned to local `name` above `line` in `function`.
-  const Assignment* local(const std::string& function, std::string_view name, int line) const {
+  const Assignment* local(std::string_view function, std::string_view name, int line) const {
     const Assignment* best = nullptr;
     for (const auto& a : m.assignments)
       if (a.function == function && a.target == name && a.line < line && (a.op == "=" || a.op == ":=") &&
@@ -134,7 +134,7 @@ struct Classifier {
     return best;
   }
 
-  ValueKind of_receiver(const std::string& fn, int line, std::string_view recv, int depth, const std::string& step) {
+  ValueKind of_receiver(std::string_view fn, int line, std::string_view recv, int depth, const std::string& step) {
     ValueKind r = classify(fn, line, recv, depth + 1);
     if (r.kind == "copy") return {"copy", step + " of a new tensor (" + r.why + ")"};
     if (r.kind == "view") return {"view", step};
@@ -143,7 +143,7 @@ struct Classifier {
 
   // Whether the value `recv` is a strided (non-contiguous) view: its last step, or the value a
   // local name holds.
-  bool strided(const std::string& fn, int line, std::string_view recv, int depth) {
+  bool strided(std::string_view fn, int line, std::string_view recv, int depth) {
     recv = strip_parens(recv);
     if (depth > kMaxDepth || recv.empty()) return false;
     auto d = depths(recv);
@@ -209,7 +209,7 @@ struct Classifier {
     return {kind, why};
   }
 
-  ValueKind classify(const std::string& fn, int line, std::string_view text, int depth) {
+  ValueKind classify(std::string_view fn, int line, std::string_view text, int depth) {
     std::string_view t = strip_parens(text);
     if (t.empty() || depth > kMaxDepth) return {"unknown", "nothing to read"};
     auto d = depths(t);
@@ -325,7 +325,7 @@ const std::vector<std::pair<const SourceModel*, std::string>>* FunctionIndex::fi
   return it == by_name_.end() ? nullptr : &it->second;
 }
 
-ValueKind value_kind(const SourceModel& m, const std::string& function, int line, std::string_view expr,
+ValueKind value_kind(const SourceModel& m, std::string_view function, int line, std::string_view expr,
                      const FunctionIndex* repo) {
   Classifier c{m, repo, true};
   return c.classify(function, line, expr, 0);

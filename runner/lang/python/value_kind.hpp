@@ -45,7 +45,7 @@ class FunctionIndex {
 /// `return` is a copy (or every one a view), gives that answer — one call deep, the callee's own
 /// calls are not followed; several functions of that name must agree. Never throws; an empty or
 /// unparsable text is "unknown".
-ValueKind value_kind(const SourceModel& m, const std::string& function, int line, std::string_view expr,
+ValueKind value_kind(const SourceModel& m, std::string_view function, int line, std::string_view expr,
                      const FunctionIndex* repo = nullptr);
 
 }  // namespace review::lang
