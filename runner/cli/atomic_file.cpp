@@ -101,6 +101,10 @@ std::unique_ptr<AtomicFile> AtomicFile::create(const std::string& path, std::str
     error = "cannot write " + path + ": the folder " + dir.string() + " does not exist";
     return nullptr;
   }
+  if (fs::is_directory(fs::symlink_status(p, ec))) {
+    error = "cannot write " + path + ": it is a folder (name a file in it)";
+    return nullptr;
+  }
   // A new name made by mkstemp (O_CREAT|O_EXCL, so never opened through an existing file or
   // link), in the target's folder so the rename is atomic.
   std::string tmpl = (dir / ("." + p.filename().string() + ".tmp.XXXXXX")).string();

@@ -31,7 +31,8 @@ class AtomicFile {
  public:
   /// Makes the temporary for `path`. Returns null and sets `error` when `path` is a symbolic
   /// link ("refusing to write PATH: it is a symbolic link …"), its folder does not exist
-  /// ("cannot write PATH: the folder DIR does not exist"), or the temporary cannot be made
+  /// ("cannot write PATH: the folder DIR does not exist"), it is a folder ("cannot write PATH:
+  /// it is a folder (name a file in it)"), or the temporary cannot be made
   /// ("cannot write PATH: " and the reason from errno).
   static std::unique_ptr<AtomicFile> create(const std::string& path, std::string& error);
   /// Removes the temporary unless commit() moved it into place.

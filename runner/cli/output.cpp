@@ -1,6 +1,8 @@
 #include "runner/cli/output.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <ostream>
 #include <sstream>
@@ -21,6 +23,9 @@ class Output final : public report::Reporter {
 
   void begin(const report::RunInfo& run) override {
     open();
+    // A file that cannot be made fails now, before any output is written, so the others can
+    // record the exit code the run will have (3).
+    if (!to_stdout() && !file_) throw std::runtime_error(open_error_);
     guard([&] { inner_->begin(shown(run)); });
   }
   void add(const dsl::Finding& finding) override {
@@ -40,10 +45,14 @@ class Output final : public report::Reporter {
       };
       if (!spool_) {
         emit(memory_.str());
-        return;
+      } else {
+        std::string e;
+        if (!spool_->replay(emit, e))
+          throw std::runtime_error("the " + spec_.format + " output failed: its temporary file: " + e);
       }
-      std::string e;
-      if (!spool_->replay(emit, e)) throw std::runtime_error("the " + spec_.format + " output failed: its temporary file: " + e);
+      // The reason now, before another output's file calls change errno.
+      out_.flush();
+      if (!out_) throw std::runtime_error(stdout_write_error(errno));
       return;
     }
     if (!file_) throw std::runtime_error(open_error_);
@@ -96,6 +105,11 @@ class Output final : public report::Reporter {
 };
 
 }  // namespace
+
+std::string stdout_write_error(int err) {
+  return std::string(kStdoutWriteError) + " (" + std::strerror(err ? err : EIO) +
+         "); the review's result is unknown to whoever reads it";
+}
 
 std::unique_ptr<report::Reporter> make_output(const OutputSpec& spec, std::ostream& out,
                                               const report::ReportOptions& options,

@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/cli/review.hpp"
@@ -22,8 +23,18 @@ namespace review::cli {
 /// `hidden_notes` are left out of RunInfo::notes for this output (the text on standard output
 /// does not repeat the change's notes already printed on stderr). Throws std::invalid_argument
 /// for an unknown format (make_reporter's message). Its `finish` throws std::runtime_error with
-/// "the FMT output failed: WHAT" when the format fails (nothing is written then) and with the
-/// write error ("cannot write PATH: …") when the file cannot be written.
+/// "the FMT output failed: WHAT" when the format fails (nothing is written then), with the
+/// write error ("cannot write PATH: …") when the file cannot be written, and with
+/// stdout_write_error when standard output cannot take the report. Its `begin` throws the error
+/// of a file that cannot be made (its folder is missing, it is a folder or a symbolic link), so
+/// a FanOut records that failure before any output is written.
+/// Returns the message for standard output that could not take the report: "cannot write the
+/// report to standard output (REASON); the review's result is unknown to whoever reads it", the
+/// reason being strerror(err), or EIO's when `err` is 0.
+std::string stdout_write_error(int err);
+/// How stdout_write_error's message begins.
+inline constexpr std::string_view kStdoutWriteError = "cannot write the report to standard output";
+
 std::unique_ptr<report::Reporter> make_output(const OutputSpec& spec, std::ostream& out,
                                               const report::ReportOptions& options,
                                               std::vector<std::string> hidden_notes = {});

@@ -441,12 +441,17 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     }
   }
   fan.begin(run);
+  // An output whose file cannot be made failed already: the run exits 3, and the outputs still
+  // to be written say so (RunInfo::exit_code).
+  if (!fan.failures().empty()) run.exit_code = 3;
   for (const auto& f : findings) fan.add(f);
   fan.finish(run);
   bool output_failed = false;
+  bool stdout_said = false;  // an output to standard output already said it could not write
   for (const auto& f : fan.failures()) {
     err << "runner: " << f.message << "\n";
     output_failed = true;
+    stdout_said = stdout_said || f.message.rfind(kStdoutWriteError, 0) == 0;
   }
   // An output that could not be written is an input/output error (3): the caller must not
   // mistake a missing SARIF file for a clean review. The other outputs were still written.
@@ -454,8 +459,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   // output error like a file that could not be written.
   out.flush();
   if (!out) {
-    err << "runner: cannot write the report to standard output (" << std::strerror(errno ? errno : EIO)
-        << "); the review's result is unknown to whoever reads it\n";
+    if (!stdout_said) err << "runner: " << stdout_write_error(errno) << "\n";
     output_failed = true;
   }
   return output_failed ? 3 : exit_code;

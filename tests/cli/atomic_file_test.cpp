@@ -80,6 +80,15 @@ TEST_CASE("an atomic file in a folder that does not exist is refused with the fo
                      (t.path / "no/such").string() + " does not exist");
 }
 
+TEST_CASE("an atomic file whose path is a folder is refused before anything is written") {
+  TempDir t;
+  fs::create_directory(t.path / "out.sarif");
+  std::string error;
+  CHECK_FALSE(AtomicFile::create((t.path / "out.sarif").string(), error));
+  CHECK(error == "cannot write " + (t.path / "out.sarif").string() + ": it is a folder (name a file in it)");
+  CHECK(t.names() == std::vector<std::string>{"out.sarif"});  // no temporary left
+}
+
 TEST_CASE("a spool gives back each line written, in order, a long line whole and a last line without its end") {
   auto spool = Spool::create();
   REQUIRE(spool);

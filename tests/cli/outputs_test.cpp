@@ -55,6 +55,7 @@ TEST_CASE("a file output that fails stops neither the other files nor the check 
   auto j = nlohmann::json::parse(slurp(json), nullptr, false);
   REQUIRE(!j.is_discarded());
   CHECK(j["verdict"] == "block");
+  CHECK(j["exit_code"] == 3);  // the SARIF file failed before the JSON was written: it says so
   CHECK(count_requests(mock, "POST", "/repos/o/r/check-runs") == 1);
   CHECK(count_requests(mock, "POST", "/repos/o/r/issues/7/comments") == 1);
   CHECK(r.err.find("warning:") == std::string::npos);

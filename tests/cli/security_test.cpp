@@ -201,6 +201,19 @@ TEST_CASE("standard output that cannot be written is exit 3 with a message") {
   int rc = std::system(cmd.c_str());
   CHECK(WEXITSTATUS(rc) == 3);
   CHECK(slurp(t.path / "err.txt").find("cannot write the report to standard output") != std::string::npos);
+  // With a file output as well, written after it: the reason is still standard output's (the
+  // file's calls had changed errno), said once.
+  // (The bundled example's JSON is larger than what `head` takes, so the pipe closes mid-write.)
+  const std::string ex = std::string(REVIEW_SOURCE_DIR) + "/examples/pr";
+  std::string both = "cd '" + t.path.string() + "' && '" REVIEW_RUNNER_PATH "' --ruleset atom --base-dir '" + ex +
+                     "/base' --head-dir '" + ex + "/head' -q --format json --format sarif=o.sarif 2> err2.txt"
+                     " | head -c 10 > /dev/null";
+  std::system(both.c_str());
+  std::string err2 = slurp(t.path / "err2.txt");
+  const std::string said = "runner: cannot write the report to standard output (Broken pipe); the review's result is "
+                           "unknown to whoever reads it\n";
+  INFO(err2);
+  CHECK(err2 == said);
   // A closed pipe: no death by SIGPIPE, the same clear exit.
   std::string pipe = "cd '" + t.path.string() + "' && { sleep 1; '" REVIEW_RUNNER_PATH "' --ruleset '" + std::string(REVIEW_SOURCE_DIR) +
                      "/tests/fixtures/cli/mini.rules' --base-dir base --head-dir head --format json 2>/dev/null; echo $? > rc.txt; } | true";
