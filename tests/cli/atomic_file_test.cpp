@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "change/test_util.hpp"
 #include "cli/cli_util.hpp"
 #include "report/fixture.hpp"
 #include "runner/cli/atomic_file.hpp"
@@ -23,22 +24,14 @@ using review::cli::AtomicFile;
 using review::cli::Spool;
 using review::cli::test::slurp;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "review-atomic.XXXXXX").string();
-    path = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
-    return out;
-  }
-};
+using review::change::test::TempDir;
+
+// The names in folder `dir`.
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  return out;
+}
 
 }  // namespace
 
@@ -51,11 +44,11 @@ TEST_CASE("an atomic file appears at its path only on commit, with every byte wr
   std::string big(200 * 1024, 'x');  // more than the 64 KiB buffer
   file->stream() << "{" << big << "}\n";
   CHECK_FALSE(fs::exists(target));
-  CHECK(t.names().size() == 1);  // the temporary, beside the target
+  CHECK(names_in(t.path).size() == 1);  // the temporary, beside the target
   REQUIRE(file->commit(error));
   CHECK(error.empty());
   CHECK(slurp(target) == "{" + big + "}\n");
-  CHECK(t.names() == std::vector<std::string>{"review.sarif"});
+  CHECK(names_in(t.path) == std::vector<std::string>{"review.sarif"});
 }
 
 TEST_CASE("an atomic file dropped before commit leaves nothing, and an old file keeps its bytes") {
@@ -69,7 +62,7 @@ TEST_CASE("an atomic file dropped before commit leaves nothing, and an old file 
     file->stream() << "half of a document";
   }
   CHECK(slurp(target) == "old\n");
-  CHECK(t.names() == std::vector<std::string>{"out.json"});
+  CHECK(names_in(t.path) == std::vector<std::string>{"out.json"});
 }
 
 TEST_CASE("an atomic file in a folder that does not exist is refused with the folder's name") {
@@ -86,7 +79,7 @@ TEST_CASE("an atomic file whose path is a folder is refused before anything is w
   std::string error;
   CHECK_FALSE(AtomicFile::create((t.path / "out.sarif").string(), error));
   CHECK(error == "cannot write " + (t.path / "out.sarif").string() + ": it is a folder (name a file in it)");
-  CHECK(t.names() == std::vector<std::string>{"out.sarif"});  // no temporary left
+  CHECK(names_in(t.path) == std::vector<std::string>{"out.sarif"});  // no temporary left
 }
 
 TEST_CASE("a spool gives back each line written, in order, a long line whole and a last line without its end") {
