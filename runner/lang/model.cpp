@@ -132,8 +132,36 @@ void set_text(SourceModel& m, std::string_view text) {
 
 void set_code(SourceModel& m, std::string code, const std::vector<std::string>& comments) {
   LineStore& st = *m.store;
-  st.code = std::move(code);
-  // the code keeps the text's line starts: a line's code is cut at its text's offset (code(i))
+  // `code` keeps the text's line starts: a line's code is cut at its text's offset. Only the
+  // lines whose code differs from their text are kept.
+  st.code.clear();
+  st.code_at.clear();
+  if (!code.empty()) {
+    const size_t n = m.text_lines.size();
+    std::vector<uint32_t> at(n, LineStore::kSameAsText);
+    size_t bytes = 0, differ = 0;
+    for (int pass = 0; pass < 2; ++pass) {  // count, then copy (one allocation)
+      if (pass == 1) {
+        if (differ == 0) break;
+        st.code.reserve(bytes);
+      }
+      for (size_t i = 0; i < n; ++i) {
+        std::string_view t = m.text_lines[i];
+        size_t from = static_cast<size_t>(t.data() - st.text.data());
+        if (from + t.size() > code.size()) continue;
+        std::string_view c = std::string_view(code).substr(from, t.size());
+        if (c == t) continue;
+        if (pass == 0) {
+          bytes += c.size();
+          ++differ;
+        } else {
+          at[i] = static_cast<uint32_t>(st.code.size());
+          st.code.append(c);
+        }
+      }
+    }
+    if (differ > 0) st.code_at = std::move(at);
+  }
   size_t total = 0;
   for (const auto& c : comments) total += c.size();
   st.comments.clear();
@@ -152,9 +180,9 @@ void set_code(SourceModel& m, std::string code, const std::vector<std::string>& 
 std::string_view SourceModel::code(size_t i) const {
   if (i >= text_lines.size()) return {};
   std::string_view t = text_lines[i];
-  if (i >= lines.size() || !store || store->code.empty()) return t;
-  size_t at = static_cast<size_t>(t.data() - store->text.data());
-  if (at + t.size() > store->code.size()) return t;
+  if (i >= lines.size() || !store || i >= store->code_at.size()) return t;
+  const uint32_t at = store->code_at[i];
+  if (at == LineStore::kSameAsText || at + t.size() > store->code.size()) return t;
   return std::string_view(store->code).substr(at, t.size());
 }
 

@@ -361,6 +361,9 @@ TEST_CASE("model lines: views into one store per file, valid in copies after the
   REQUIRE(copy.store);
   CHECK(copy.store->text == "x = 1  # one\r\ny = 'two'\nz\n");
   CHECK(copy.text_lines[1].data() == copy.store->text.data() + 14);  // a view, not a copy
+  // only the lines whose code differs from their text keep a blanked copy; `z` is its text
+  CHECK(copy.store->code == "x = 1       y = '   '");
+  CHECK(copy.code(2).data() == copy.text_lines[2].data());
   // statements, calls and assignments point into the same store
   auto k = review::lang::analyze_file("k.py", "w = f(1)\r\nif w:\n    g()\n");
   review::lang::SourceModel kc = *k;
