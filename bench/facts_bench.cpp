@@ -197,7 +197,7 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   }
   b.add("calls", ca);  // their text is a view into the store
   size_t as = vec(m.assignments);
-  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.value) + heap(a.op) + heap(a.cls);  // text, function: views
+  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.cls);  // value, op, text, function: views
   b.add("assignments", as);
   size_t st = vec(m.statements);
   b.add("statements", st);  // kind, text and function: views

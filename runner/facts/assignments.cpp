@@ -59,8 +59,8 @@ class AssignmentFields final : public dsl::FieldProvider {
     if (!m_ || index < 0 || index >= static_cast<int>(m_->assignments.size())) return {};
     const auto& a = m_->assignments[index];
     if (name == "target") return Value(a.target);
-    if (name == "value") return Value(a.value);
-    if (name == "op") return Value(a.op);
+    if (name == "value") return Value(std::string(a.value));
+    if (name == "op") return Value(std::string(a.op));
     if (name == "value_kind") return Value(kinds_[index].kind);
     if (name == "value_why") return Value(kinds_[index].why);
     if (name == "function") return Value(std::string(a.function));

@@ -83,8 +83,10 @@ struct Call {
 
 struct Assignment {
   std::string target;         ///< one target ("x", "self.w", "a[i]"); tuple unpacking yields one each
-  std::string value;          ///< right-hand side text ("" for declarations without initialiser)
-  std::string op;             ///< "=", "+=", ":" (annotation only), "decl" (C++ declaration)
+  /// right-hand side text ("" for declarations without initialiser), into the model's LineStore text
+  std::string_view value;
+  /// "=", "+=", ":" (annotation only), "decl" (C++ declaration): a literal or into the store's text
+  std::string_view op;
   int line = 0;
   std::string_view function;  ///< as Call::function
   std::string cls;

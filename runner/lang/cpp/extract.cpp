@@ -233,11 +233,12 @@ class CppWalker {
     b_.model.calls.push_back(std::move(c));
   }
 
-  void add_assignment(std::string target, std::string value, std::string op, TSNode n, const Ctx& ctx) {
+  // `value` and `op`: literals or views into the source (Assignment).
+  void add_assignment(std::string target, std::string_view value, std::string_view op, TSNode n, const Ctx& ctx) {
     Assignment a;
     a.target = std::move(target);
-    a.value = std::move(value);
-    a.op = std::move(op);
+    a.value = value;
+    a.op = op;
     a.line = start_line(n);
     a.function = b_.fn_name(ctx);
     if (ctx.cls >= 0) a.cls = b_.model.classes[ctx.cls].name;
@@ -249,17 +250,17 @@ class CppWalker {
     if (is(type, "field_declaration")) {
       TSNode dv = field(n, "default_value");
       if (!ts_node_is_null(dv))
-        add_assignment(b_.str(declared_name(field(n, "declarator"))), b_.str(dv), "decl", n, ctx);
+        add_assignment(b_.str(declared_name(field(n, "declarator"))), b_.text(dv), "decl", n, ctx);
       return;
     }
     for_each_child(n, [&](TSNode d, const char* f) {
       if (!field_is(f, "declarator") || !is(type_of(d), "init_declarator")) return;
-      add_assignment(b_.str(declared_name(field(d, "declarator"))), b_.str(field(d, "value")), "decl", n, ctx);
+      add_assignment(b_.str(declared_name(field(d, "declarator"))), b_.text(field(d, "value")), "decl", n, ctx);
     });
   }
 
   void assign(TSNode n, const Ctx& ctx) {
-    add_assignment(b_.flat(field(n, "left")), b_.str(field(n, "right")), b_.str(field(n, "operator")), n, ctx);
+    add_assignment(b_.flat(field(n, "left")), b_.text(field(n, "right")), b_.text(field(n, "operator")), n, ctx);
   }
 
   // Collapses runs of whitespace to one space and trims.

@@ -280,7 +280,7 @@ class PyWalker {
   void assignment(TSNode n, Kind type, const Ctx& ctx) {
     std::vector<std::string> names;
     TSNode value;
-    std::string op;
+    std::string_view op;  // a literal, or the operator's text in the source
     if (type == kNamedExpr) {
       names.push_back(b_.str(field(n, "name")));
       value = field(n, "value");
@@ -290,11 +290,11 @@ class PyWalker {
       value = field(n, "right");
       while (!ts_node_is_null(value) && is(type_of(value), "assignment")) value = field(value, "right");
       if (type == kAugAssign)
-        op = b_.str(field(n, "operator"));
+        op = b_.text(field(n, "operator"));
       else
         op = ts_node_is_null(value) ? ":" : "=";
     }
-    std::string v = b_.str(value);
+    std::string_view v = b_.text(value);
     std::string_view text = b_.text(n);
     for (auto& t : names) {
       Assignment a;
