@@ -1,5 +1,6 @@
 #include "runner/cli/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -91,9 +92,10 @@ std::unique_ptr<AtomicFile> AtomicFile::create(const std::string& path, std::str
   fs::path p(path);
   fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
   std::error_code ec;
+  const fs::file_status status = fs::symlink_status(p, ec);
   // An output path that is a symbolic link is refused: in a checkout, a link the pull request
   // committed could point at a file of the workflow.
-  if (fs::is_symlink(fs::symlink_status(p, ec))) {
+  if (fs::is_symlink(status)) {
     error = "refusing to write " + path + ": it is a symbolic link (remove it, or write the output elsewhere)";
     return nullptr;
   }
@@ -101,7 +103,7 @@ std::unique_ptr<AtomicFile> AtomicFile::create(const std::string& path, std::str
     error = "cannot write " + path + ": the folder " + dir.string() + " does not exist";
     return nullptr;
   }
-  if (fs::is_directory(fs::symlink_status(p, ec))) {
+  if (fs::is_directory(status)) {
     error = "cannot write " + path + ": it is a folder (name a file in it)";
     return nullptr;
   }

@@ -11,13 +11,9 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "dsl/ruleset.hpp"
 #include "runner/cli/memory_ceiling.hpp"

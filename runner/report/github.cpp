@@ -25,7 +25,8 @@ class GithubReporter final : public Reporter {
   }
 
   void finish(const RunInfo&) override {
-    std::stable_sort(findings_.begin(), findings_.end(), [](const Finding* a, const Finding* b) { return severity_less(*a, *b); });
+    std::stable_sort(findings_.begin(), findings_.end(),
+                     [](const Finding* a, const Finding* b) { return severity_less(*a, *b); });
     std::size_t per[3] = {0, 0, 0};
     std::size_t left = 0;
     // With overflow, one notice slot is kept for the closing notice.

@@ -145,10 +145,6 @@ class SarifReporter final : public Reporter {
   std::vector<const Finding*> findings_;  // the caller's findings (Reporter::add)
 };
 
-}  // namespace
-
-namespace {
-
 /// What the log's results are made from: the rules (ruleset's, then any only a finding names),
 /// the fingerprints, the located findings in result order and how many the limit cut.
 struct Plan {
@@ -208,6 +204,12 @@ json result_json(const Finding& f, const std::string& print, std::size_t rule_in
     r["suppressions"] = json::array({s});
   }
   return r;
+}
+
+/// The result of the plan's k-th located finding.
+json result_at(FindingsView findings, const Plan& plan, std::size_t k, bool differential) {
+  const std::size_t i = plan.order[k];
+  return result_json(findings[i], plan.prints[i], plan.index.at(findings[i].rule_id), differential);
 }
 
 /// The log with an empty "results" array.
@@ -274,8 +276,7 @@ json sarif_log(FindingsView findings, const RunInfo& run, const SourceLookup& so
   Plan plan = plan_of(findings, run, source, max_results);
   json log = log_without_results(findings, run, plan, max_results);
   json& results = log["runs"][0]["results"];
-  for (std::size_t i : plan.order)
-    results.push_back(result_json(findings[i], plan.prints[i], plan.index.at(findings[i].rule_id), run.differential));
+  for (std::size_t k = 0; k < plan.order.size(); ++k) results.push_back(result_at(findings, plan, k, run.differential));
   return log;
 }
 
@@ -285,10 +286,8 @@ void write_sarif_log(std::ostream& out, FindingsView findings, const RunInfo& ru
   const std::string doc = dump_json(log_without_results(findings, run, plan, max_results));
   // "results" is a member of the one run, an element of the top-level "runs": its line is
   // indented by six spaces.
-  bool spliced = write_spliced(out, doc, "\n      \"results\": []", plan.order.size(), [&](std::size_t k) {
-    const Finding& f = findings[plan.order[k]];
-    return result_json(f, plan.prints[plan.order[k]], plan.index.at(f.rule_id), run.differential);
-  });
+  bool spliced = write_spliced(out, doc, "\n      \"results\": []", plan.order.size(),
+                               [&](std::size_t k) { return result_at(findings, plan, k, run.differential); });
   if (!spliced) out << (plan.order.empty() ? doc : dump_json(sarif_log(findings, run, source, max_results)));
 }
 

@@ -56,16 +56,18 @@ class SummaryReporter final : public Reporter {
   void finish(const RunInfo& run) override {
     std::string head = heading(run);
     std::string tail = footer(run);
-    std::vector<Finding> shown;
-    for (const Finding& f : FindingsView(findings_))
-      if (!f.suppressed && !f.pre_existing) shown.push_back(f);
-    std::stable_sort(shown.begin(), shown.end(), severity_less);
+    auto by_severity = [](const Finding* a, const Finding* b) { return severity_less(*a, *b); };
+    std::vector<const Finding*> shown;
+    for (const Finding* f : findings_)
+      if (!f->suppressed && !f->pre_existing) shown.push_back(f);
+    std::stable_sort(shown.begin(), shown.end(), by_severity);
 
     // The sections in the order of the review report: blocking concerns, then the other concerns
     // grouped by sub-area (a finding's first tag), then strengths, then the deeper passes.
     std::vector<const Finding*> blocking, strengths;
     std::vector<std::pair<std::string, std::vector<const Finding*>>> areas;  // first-seen order, sorted below
-    for (const auto& f : shown) {
+    for (const Finding* p : shown) {
+      const Finding& f = *p;
       if (is_strength(f)) strengths.push_back(&f);
       else if (f.severity == Severity::Block) blocking.push_back(&f);
       else {
@@ -131,13 +133,13 @@ class SummaryReporter final : public Reporter {
       if (!passes.empty()) add("\n### Recommended deeper passes\n\n" + passes);
     }
     // Pre-existing findings (also on the base) in a collapsed section, after the new ones.
-    std::vector<Finding> before;
-    for (const Finding& f : FindingsView(findings_))
-      if (!f.suppressed && f.pre_existing) before.push_back(f);
-    std::stable_sort(before.begin(), before.end(), severity_less);
+    std::vector<const Finding*> before;
+    for (const Finding* f : findings_)
+      if (!f->suppressed && f->pre_existing) before.push_back(f);
+    std::stable_sort(before.begin(), before.end(), by_severity);
     std::string old;
-    for (const auto& f : before) {
-      std::string b = bullet(f, run);
+    for (const Finding* f : before) {
+      std::string b = bullet(*f, run);
       if (left == 0 && bullets.size() + old.size() + b.size() + 200 <= budget) old += b;
       else ++left;
     }
