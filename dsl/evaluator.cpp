@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 #include <ctime>
+
+#include <sys/resource.h>
 #include <new>
 #include <optional>
 #include <set>
@@ -41,6 +43,13 @@ double process_cpu_s() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// The process's peak resident memory so far in KiB (getrusage(2) ru_maxrss; Linux reports KiB).
+long peak_rss_kib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
 }
 
 struct BudgetExceeded {};
@@ -139,7 +148,7 @@ class Evaluator final : public RuleEngine {
   void finish_rule(const PlannedRule& pr, bool report, const std::set<std::string>& read_tags, RulePart& part,
                    EvalResult& res) override {
     const ast::Rule& r = *pr.rule;
-    if (opts_.timings) opts_.timings->rules.push_back({r.id, part.own_s, part.sources_s, part.found.size()});
+    if (opts_.timings) opts_.timings->rules.push_back({r.id, part.own_s, part.sources_s, part.found.size(), peak_rss_kib()});
     switch (part.end) {
       case RulePart::End::Running: break;
       case RulePart::End::Memory: res.memory_stopped.push_back(r.id); return;
@@ -244,7 +253,8 @@ class Evaluator final : public RuleEngine {
     ~Timed() {
       if (!e.opts_.timings) return;
       double total = process_cpu_s() - started;
-      e.opts_.timings->rules.push_back({id, std::max(0.0, total - e.shared_s_), e.shared_s_, found ? found->size() : 0});
+      e.opts_.timings->rules.push_back(
+          {id, std::max(0.0, total - e.shared_s_), e.shared_s_, found ? found->size() : 0, peak_rss_kib()});
     }
     Timed(const Timed&) = delete;
     Timed& operator=(const Timed&) = delete;

@@ -106,6 +106,9 @@ struct EvalTimings {
     double own_s = 0;      ///< joins, conditions and templates of the rule itself
     double sources_s = 0;  ///< facts and indexes this rule was the first to ask for (shared work)
     size_t findings = 0;   ///< findings it made (before filters)
+    /// The process's peak resident memory (getrusage ru_maxrss) once the rule ended, in KiB:
+    /// the first rule whose figure equals the run's peak is where that peak was reached.
+    long peak_rss_kib = 0;
   };
   std::vector<Rule> rules;                  ///< in evaluation order; kinds as "kind NAME"
   /// Per fact source: building its facts (Facts::query / query_containing) and the hash indexes

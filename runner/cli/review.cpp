@@ -75,6 +75,25 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
     std::snprintf(line, sizeof line, "timings: source %-20s %8.2f s\n", name.c_str(), s);
     err << line;
   }
+  // Where the memory peaked: the first rule after which the process's high-water mark is the
+  // run's (the rules ran in order, so the peak was reached while that rule ran).
+  const dsl::EvalTimings::Rule* peak = nullptr;
+  for (const auto& r : t.rules)
+    if (!peak || r.peak_rss_kib > peak->peak_rss_kib) peak = &r;
+  if (peak) {
+    const dsl::EvalTimings::Rule* before = nullptr;
+    for (const auto& r : t.rules) {
+      if (&r == peak) break;
+      before = &r;
+    }
+    std::snprintf(line, sizeof line,
+                  "timings: memory peak of the rules %.1f MiB, reached during %s (%.1f MiB before it); the "
+                  "process's peak %.1f MiB\n",
+                  static_cast<double>(peak->peak_rss_kib) / 1024, peak->id.c_str(),
+                  before ? static_cast<double>(before->peak_rss_kib) / 1024 : 0.0,
+                  static_cast<double>(ru.ru_maxrss) / 1024);
+    err << line;
+  }
   std::vector<dsl::EvalTimings::Rule> rules = t.rules;
   std::stable_sort(rules.begin(), rules.end(), [](const auto& a, const auto& b) { return a.own_s > b.own_s; });
   for (const auto& r : rules) {

@@ -522,6 +522,11 @@ TEST_CASE("evaluator: timings charge a source's build to the source and list eve
   CHECK(std::min(by_id["R1"].sources_s, by_id["R2"].sources_s) < 0.03);
   CHECK(by_id["R1"].own_s < 0.03);
   CHECK(by_id["R2"].own_s < 0.03);
+  // the process's memory high-water mark after each, in evaluation order: never falls
+  for (size_t i = 0; i < t.rules.size(); ++i) {
+    CHECK(t.rules[i].peak_rss_kib > 0);
+    if (i > 0) CHECK(t.rules[i].peak_rss_kib >= t.rules[i - 1].peak_rss_kib);
+  }
   // the same findings as without timings
   auto plain = evaluate(*r.program, m);
   CHECK(plain.findings.size() == res.findings.size());
