@@ -281,7 +281,7 @@ class Evaluator final : public RuleEngine {
   }
   const PlannedRule* rule_ = nullptr;
   std::vector<Finding>* found_ = nullptr;
-  std::unordered_set<std::string> seen_;   ///< file, line, problem of the rule's findings so far
+  std::unordered_multimap<size_t, uint32_t> seen_;  ///< RulePart::seen of the rule running
   std::vector<Binding> env_;
   /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
   /// the positions every lookup must also try (`in` over a string field).
@@ -1403,7 +1403,7 @@ class Evaluator final : public RuleEngine {
     });
   }
 
-  std::string render(const ast::Template& t, std::map<std::string, std::string>* witness) {
+  std::string render(const ast::Template& t, Witness* witness) {
     std::string out;
     for (const auto& part : t.parts) {
       if (!part.hole) {
@@ -1411,7 +1411,7 @@ class Evaluator final : public RuleEngine {
         continue;
       }
       std::string v = eval(*part.hole).to_text();
-      if (witness) (*witness)[part.text] = v;
+      if (witness) witness->set(part.text, v);
       out += v;
     }
     return out;
@@ -1439,7 +1439,7 @@ class Evaluator final : public RuleEngine {
       if (text.is_string()) f.snippet = text.as_string();
     }
     for (const auto& b : env_)
-      if (b.capture) f.witness[std::string(b.name)] = b.value.to_text();
+      if (b.capture) f.witness.set(std::string(b.name), b.value.to_text());
     if (at) {
       // Does the change touch this finding? Its own fact, every fact bound in the rule, and the
       // facts those reference directly, when they lie on an added line or are a removed line (in
@@ -1463,8 +1463,8 @@ class Evaluator final : public RuleEngine {
         if (!f.touches_change && b.value.is_fact()) f.touches_change = touches(b.value.as_fact());
     }
     if (at && !r.fors.empty()) {
-      f.witness[r.fors[0].var + ".file"] = at->file;
-      f.witness[r.fors[0].var + ".line"] = std::to_string(at->line);
+      f.witness.set(r.fors[0].var + ".file", at->file);
+      f.witness.set(r.fors[0].var + ".line", std::to_string(at->line));
     }
     f.problem = render(r.problem, &f.witness);
     f.impact = render(r.impact, nullptr);
@@ -1475,8 +1475,18 @@ class Evaluator final : public RuleEngine {
         if (glob_match(t.glob, f.file) && (best == 0 || t.tier < best)) best = t.tier;
       if (best > 0) f.tier = std::to_string(best);
     }
-    std::string key = f.file + '\0' + std::to_string(f.line) + '\0' + f.problem + '\0' + f.label;
-    if (!seen_.insert(std::move(key)).second) return;
+    // the rule's first finding with this file, line, problem and label stands; later equal ones
+    // (another binding that reads the same) are dropped
+    const std::hash<std::string_view> h;
+    size_t key = h(f.file);
+    for (size_t part : {h(f.problem), h(f.label), std::hash<int>()(f.line)})
+      key ^= part + 0x9e3779b97f4a7c15ULL + (key << 6) + (key >> 2);
+    for (auto [it, end] = seen_.equal_range(key); it != end; ++it) {
+      if (it->second >= found_->size()) continue;
+      const Finding& g = (*found_)[it->second];
+      if (g.line == f.line && g.file == f.file && g.problem == f.problem && g.label == f.label) return;
+    }
+    seen_.emplace(key, static_cast<uint32_t>(found_->size()));
     found_->push_back(std::move(f));
   }
 };

@@ -9,7 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "dsl/plan.hpp"
@@ -22,7 +22,10 @@ namespace review::dsl {
 struct RulePart {
   enum class End { Running, Budget, Memory, Error };
   std::vector<Finding> found;              ///< findings so far, in part then fact order
-  std::unordered_set<std::string> seen;    ///< the evaluator's de-duplication keys so far
+  /// The evaluator's de-duplication of `found`: the position in `found` of each finding by the
+  /// hash of its file, line, problem and label (an equal finding is not added twice). Positions,
+  /// not copies of the text: an audit's rule can make tens of thousands of findings.
+  std::unordered_multimap<size_t, uint32_t> seen;
   std::chrono::nanoseconds spent{0};       ///< CPU charged to the rule's budget so far
   double own_s = 0, sources_s = 0;         ///< EvalTimings of the parts so far
   End end = End::Running;                  ///< why the rule stopped (its findings are then dropped)

@@ -60,7 +60,7 @@ json finding_json(const Finding& f, const std::string& fingerprint) {
             {"problem", f.problem},
             {"impact", f.impact},
             {"action", f.action},
-            {"witness", f.witness},
+            {"witness", witness_json(f.witness)},
             {"tier", f.tier.empty() ? json(nullptr) : json(f.tier)},
             {"fingerprint", fingerprint},
             {"suppressed", f.suppressed}};
@@ -146,6 +146,12 @@ bool write_spliced(std::ostream& out, const std::string& doc, const std::string&
   out << '\n' << std::string(member, ' ');
   out.write(doc.data() + open, static_cast<std::streamsize>(doc.size() - open));
   return true;
+}
+
+json witness_json(const dsl::Witness& w) {
+  json out = json::object();
+  for (const auto& [name, value] : w) out[name] = value;
+  return out;
 }
 
 std::string dump_json(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }

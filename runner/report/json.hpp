@@ -32,6 +32,9 @@ nlohmann::json findings_document(FindingsView findings, const RunInfo& run,
 void write_findings_document(std::ostream& out, FindingsView findings,
                              const RunInfo& run, const SourceLookup& source = {});
 
+/// Returns `w` as a JSON object, name → value (its names in order). Never throws.
+nlohmann::json witness_json(const dsl::Witness& w);
+
 /// Dumps `j` with two-space indentation, replacing invalid UTF-8 by U+FFFD. Never throws.
 std::string dump_json(const nlohmann::json& j);
 

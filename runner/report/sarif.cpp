@@ -124,7 +124,7 @@ RuleMeta meta_from_finding(const Finding& f) {
 json finding_properties(const Finding& f) {
   json p = {{"evidence", evidence_name(f.evidence)}};
   if (!f.tier.empty()) p["tier"] = f.tier;
-  if (!f.witness.empty()) p["witness"] = f.witness;
+  if (!f.witness.empty()) p["witness"] = witness_json(f.witness);
   if (!f.tags.empty()) p["tags"] = f.tags;
   if (!f.label.empty()) p["label"] = f.label;  // the rule's `also` body that made it
   return p;

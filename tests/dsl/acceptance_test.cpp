@@ -128,7 +128,7 @@ TEST_CASE("acceptance: C3 stays quiet when the literal is already on an unchange
   const auto& f = out.findings[0];
   CHECK(line_of(f) == "C3 r.py:12 `r.py:12` hard-codes `576` in dispatch");
   CHECK(f.snippet == "m.kv = kv.view(n, 1, 576)");
-  CHECK(f.witness == std::map<std::string, std::string>{{"lit", "576"}, {"l.file", "r.py"}, {"l.line", "12"}});
+  CHECK(f.witness == Witness{{"lit", "576"}, {"l.file", "r.py"}, {"l.line", "12"}});
   CHECK(f.action == "Author must derive it from the config or a named constant in the arch registry");
 }
 

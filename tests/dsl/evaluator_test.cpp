@@ -728,3 +728,13 @@ TEST_CASE("evaluator: the rule's `when` guards every `also` body; a body over bu
   for (const auto& f : res.findings) got.push_back(f.rule_id + " " + f.problem);
   CHECK(got == std::vector<std::string>{"FAST fast", "FAST fast too"});
 }
+
+TEST_CASE("evaluator: a rule reports a file, line and problem once, however many bindings reach it") {
+  // each changed line meets all four lines of the repository: four bindings, one finding each
+  CHECK(eval_rule("  for l in lines(changed) where l.code ~ /(?P<p>gfx\\d+)/\n  for o in lines(repo)") ==
+        "a.py:1 gfx942 | b/c.py:7 gfx950");
+  // the same problem on another line, or another problem on the same line, is another finding
+  CHECK(eval_rule("  for l in lines(repo) where l.code ~ /(?P<p>gfx942)/") == "a.py:1 gfx942 | other.py:3 gfx942");
+  CHECK(eval_rule("  for l in lines(changed) where l.file == \"a.py\"\n  for o in lines(repo) where o.code ~ "
+                  "/(?P<p>gfx\\d+)/\n  at l") == "a.py:1 gfx942 | a.py:1 gfx950 | a.py:2 gfx942 | a.py:2 gfx950");
+}
