@@ -511,6 +511,7 @@ class Evaluator final : public RuleEngine {
     Index& idx = indexes_[key];
     if (p.kind == Probe::Kind::Regex) {
       regex_set_index(idx, facts, p);
+      fit(idx);
       end_shared(work, qkey.substr(0, qkey.find('\0')));
       return idx;
     }
@@ -573,8 +574,18 @@ class Evaluator final : public RuleEngine {
       idx.in_order = std::is_sorted(idx.sorted.begin(), idx.sorted.end());
       if (!idx.in_order) std::sort(idx.sorted.begin(), idx.sorted.end());
     }
+    fit(idx);
     end_shared(work, qkey.substr(0, qkey.find('\0')));
     return idx;
+  }
+
+  /// Frees the spare capacity of a built index's lists: they grew by doubling while the facts
+  /// were added, and an index lives until its source is released (on ROCm/aiter's audit the
+  /// indexes held 9.3 million positions' room for 6.4 million).
+  static void fit(Index& idx) {
+    for (auto& [key, at] : idx.buckets) at.shrink_to_fit();
+    idx.always.shrink_to_fit();
+    idx.sorted.shrink_to_fit();
   }
 
   /// Fills `idx` as an integer Equal index (Index::ints) when every fact's field is an integer;
@@ -1403,17 +1414,24 @@ class Evaluator final : public RuleEngine {
     });
   }
 
+  /// The template's text with its holes filled in, in a string of exactly its length (findings
+  /// keep their texts for the whole run: growing by appends left up to twice the bytes).
   std::string render(const ast::Template& t, Witness* witness) {
-    std::string out;
+    std::vector<std::string> holes;
+    size_t size = 0;
     for (const auto& part : t.parts) {
       if (!part.hole) {
-        out += part.text;
+        size += part.text.size();
         continue;
       }
-      std::string v = eval(*part.hole).to_text();
-      if (witness) witness->set(part.text, v);
-      out += v;
+      holes.push_back(eval(*part.hole).to_text());
+      size += holes.back().size();
+      if (witness) witness->set(part.text, holes.back());
     }
+    std::string out;
+    out.reserve(size);
+    size_t next = 0;
+    for (const auto& part : t.parts) out += part.hole ? holes[next++] : part.text;
     return out;
   }
 
