@@ -173,7 +173,7 @@ size_t strs(const std::vector<std::string>& v) {
 }
 
 void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
-  b.add("text_lines", vec(m.text_lines));
+  b.add("text_lines", m.text_lines.bytes());
   b.add("lines (LineInfo structs)", vec(m.lines));
   if (m.store) {  // the buffers the lines point into
     b.add("lines.text (store)", m.store->text.capacity() + 1);

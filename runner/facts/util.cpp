@@ -63,7 +63,7 @@ bool any_glob(const std::vector<std::string>& globs, std::string_view path) {
   return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return dsl::glob_match(g, path); });
 }
 
-std::string line_text(const std::vector<std::string_view>& lines, int line) {
+std::string line_text(const lang::LineViews& lines, int line) {
   return line >= 1 && line <= static_cast<int>(lines.size()) ? trim(lines[line - 1]) : std::string();
 }
 

@@ -8,6 +8,7 @@
 
 #include "dsl/facts.hpp"
 #include "runner/change/change.hpp"
+#include "runner/lang/model.hpp"
 
 namespace review::facts::util {
 
@@ -36,7 +37,7 @@ std::string base_path(const change::ChangedFile& f);
 bool any_glob(const std::vector<std::string>& globs, std::string_view path);
 
 /// Text of line `line` (1-based) of `lines`, trimmed; "" out of range.
-std::string line_text(const std::vector<std::string_view>& lines, int line);
+std::string line_text(const lang::LineViews& lines, int line);
 
 /// The facts of one file side whose fields a FieldProvider answers, in one allocation: each
 /// FactPtr shares the block's ownership (std::shared_ptr's aliasing constructor), so a fact costs

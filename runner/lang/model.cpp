@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <mutex>
+#include <stdexcept>
 
 #include "runner/lang/cmake/cmake.hpp"
 #include "runner/lang/cpp/branches.hpp"
@@ -81,6 +82,20 @@ std::vector<std::string_view> split_line_views(std::string_view text) {
   return out;
 }
 
+LineViews::LineViews(std::string_view text) : text_(text.data()) {
+  if (text.size() >= UINT32_MAX) throw std::length_error("a text of 4 GiB or more has no line views");
+  size_t n = text.empty() ? 0 : static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + (text.back() != '\n');
+  starts_.reserve(n);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    starts_.push_back(static_cast<uint32_t>(pos));
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  last_end_ = static_cast<uint32_t>(!text.empty() && text.back() == '\n' ? text.size() - 1 : text.size());
+}
+
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string_view> views = split_line_views(text);
   return std::vector<std::string>(views.begin(), views.end());
@@ -93,7 +108,6 @@ namespace {
 /// assignments and statements held about 1.4 times the bytes their entries take).
 void shrink(SourceModel& m) {
   auto fit = [](auto& v) { v.shrink_to_fit(); };
-  fit(m.text_lines);
   fit(m.lines);
   fit(m.functions);
   fit(m.classes);
@@ -126,7 +140,7 @@ void shrink(SourceModel& m) {
 void set_text(SourceModel& m, std::string_view text) {
   m.store = std::make_shared<LineStore>();
   m.store->text.assign(text);
-  m.text_lines = split_line_views(m.store->text);
+  m.text_lines = LineViews(m.store->text);
   m.lines.clear();
 }
 
@@ -471,10 +485,12 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
     m->note = "skipped: binary content (NUL byte)";
     return m;
   }
-  if (text.size() > opts.max_bytes) {
+  // a model's line offsets are 32 bits (LineViews): no larger limit than 4 GiB - 1 holds
+  const size_t limit = std::min<size_t>(opts.max_bytes, UINT32_MAX - 1);
+  if (text.size() > limit) {
     m->skipped = true;
-    m->note = "skipped: " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-              std::to_string(opts.max_bytes) + " bytes";
+    m->note = "skipped: " + std::to_string(text.size()) + " bytes exceeds the limit of " + std::to_string(limit) +
+              " bytes";
     return m;
   }
   set_text(*m, text);

@@ -192,6 +192,55 @@ struct PreprocBranch {
   std::string body;           ///< the branch's lines (directive excluded), comments and string contents blanked, '\n'-joined; "" for include guards
 };
 
+/// The lines of a text, without their line endings (LF or CRLF; a final line without a newline
+/// counts; "" has no lines), as views into it, kept as the offset where each line starts: 4
+/// bytes a line instead of a 16-byte std::string_view (an audit holds every line of every file:
+/// about 1.5 million on ROCm/aiter). The text must not move or change while the views are used
+/// (a model's LineStore). Copies view the same text.
+class LineViews {
+ public:
+  LineViews() = default;
+  /// The lines of `text`, split as split_line_views does. Throws std::length_error for a text of
+  /// 4 GiB or more (offsets are 32 bits; analyze_file skips such files first), std::bad_alloc.
+  explicit LineViews(std::string_view text);
+  size_t size() const { return starts_.size(); }
+  bool empty() const { return starts_.empty(); }
+  /// Line i + 1 (i < size(); unchecked, like a vector's).
+  std::string_view operator[](size_t i) const {
+    size_t from = starts_[i];
+    size_t to = i + 1 < starts_.size() ? starts_[i + 1] - 1 : last_end_;  // at its '\n', or the text's end
+    if (to > from && text_[to - 1] == '\r') --to;
+    return {text_ + from, to - from};
+  }
+  /// Iterates the lines in order, as std::string_view values.
+  class const_iterator {
+   public:
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    const_iterator(const LineViews* v, size_t i) : v_(v), i_(i) {}
+    std::string_view operator*() const { return (*v_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const LineViews* v_;
+    size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, starts_.size()}; }
+  /// Bytes held (for the memory figures of bench/facts_bench).
+  size_t bytes() const { return starts_.capacity() * sizeof(uint32_t); }
+
+ private:
+  const char* text_ = nullptr;
+  std::vector<uint32_t> starts_;  ///< offset of each line's first byte in the text
+  uint32_t last_end_ = 0;         ///< end of the last line: the text's size, less its final '\n'
+};
+
 /// The texts a model's lines point into, once per file side: the raw lines, their blanked code
 /// and their comments were a string each per line before (with malloc's header on each, about
 /// 2.5 times the text on ROCm/aiter's Python; one buffer per kind is about 1 time).
@@ -212,7 +261,7 @@ struct SourceModel {
   Language language = Language::Text;
   /// the raw lines, without line endings (views into `store`, valid while the model or a copy of
   /// it lives)
-  std::vector<std::string_view> text_lines;
+  LineViews text_lines;
   std::vector<LineInfo> lines;          ///< same size as text_lines once extracted
 
   /// Line i + 1 with comments and string contents blanked by spaces (columns kept), a view into
