@@ -14,6 +14,7 @@
 
 #include <re2/set.h>
 
+#include "dsl/key_index.hpp"
 #include "dsl/plan.hpp"
 #include "dsl/schedule.hpp"
 
@@ -286,6 +287,11 @@ class Evaluator final : public RuleEngine {
   /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
   /// the positions every lookup must also try (`in` over a string field).
   struct Index {
+    /// Equal, Member, DottedTail and Capture indexes: positions by the key's hash (a lookup's
+    /// candidates may hold facts of another key with the same hash; the conditions are checked
+    /// on each).
+    KeyIndex keyed;
+    /// Word indexes: positions by token; Regex indexes: by "r" and the regex's place in the set.
     std::unordered_map<std::string, std::vector<uint32_t>> buckets;
     std::vector<uint32_t> always;
     /// Word indexes: the candidates of a key that is not a whole token (starts, ends or is
@@ -522,6 +528,10 @@ class Evaluator final : public RuleEngine {
     for (uint32_t i = 0; i < facts.size(); ++i) {
       Value v = field_path(facts[i], p.path);
       auto add = [&](const std::string& k) {
+        if (p.kind != Probe::Kind::Word) {
+          idx.keyed.add(key_hash(k), i);
+          return;
+        }
         auto& b = idx.buckets[k];
         if (b.empty() || b.back() != i) b.push_back(i);
       };
@@ -579,10 +589,14 @@ class Evaluator final : public RuleEngine {
     return idx;
   }
 
+  /// The hash a key index files `key` under (EvalOptions::colliding_keys: 0 for every key).
+  uint64_t key_hash(std::string_view key) const { return opts_.colliding_keys ? 0 : KeyIndex::hash(key); }
+
   /// Frees the spare capacity of a built index's lists: they grew by doubling while the facts
   /// were added, and an index lives until its source is released (on ROCm/aiter's audit the
   /// indexes held 9.3 million positions' room for 6.4 million).
   static void fit(Index& idx) {
+    idx.keyed.finish();
     for (auto& [key, at] : idx.buckets) at.shrink_to_fit();
     idx.always.shrink_to_fit();
     idx.sorted.shrink_to_fit();
@@ -838,18 +852,18 @@ class Evaluator final : public RuleEngine {
     if (narrowed) qkey += '\2' + key_words_key_;
     const auto& facts = narrowed ? *narrowed : query(d.source, scope);
     Index& idx = index(qkey, facts, *probe);
-    static const std::vector<uint32_t> none;
-    const std::vector<uint32_t>* found = &none;
-    std::vector<uint32_t> ints;  // the candidates of an integer index
+    std::span<const uint32_t> a;  // the candidates of the key, ascending
+    std::vector<uint32_t> ints;   // those of an integer index
     if (probe->kind == Probe::Kind::Word) {
-      found = &word_candidates(idx, *key);
+      a = word_candidates(idx, *key);
     } else if (idx.ints) {
       int_candidates(idx, *full, ints);
-      found = &ints;
-    } else if (auto bi = idx.buckets.find(*full); bi != idx.buckets.end()) {
-      found = &bi->second;
+      a = ints;
+    } else if (probe->kind == Probe::Kind::Regex) {
+      if (auto bi = idx.buckets.find(*full); bi != idx.buckets.end()) a = bi->second;
+    } else {
+      a = idx.keyed.find(key_hash(*full));
     }
-    const auto& a = *found;
     const auto& b = idx.always;
     // both lists are ascending: merge them to keep fact order
     size_t i = 0, j = 0, a_end = a.size(), b_end = b.size();

@@ -132,6 +132,10 @@ struct EvalOptions {
   /// Test-only: false evaluates every rule as written (nested loops over whole fact lists, no
   /// index, no condition moved), the reference that planned evaluation must equal.
   bool use_plan = true;
+  /// Test-only: every key of a key index (dsl/key_index.hpp) hashes alike, so a lookup's
+  /// candidates are every fact with any key: the findings must be those of distinct hashes
+  /// (every condition is checked on each candidate).
+  bool colliding_keys = false;
   /// Test-only: false builds every repository-wide source whole before looking a key up in it,
   /// instead of asking Facts::query_containing for the facts of the files whose text holds the
   /// key (the reference the demand-driven read must equal).
