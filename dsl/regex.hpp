@@ -23,7 +23,7 @@
 namespace review::dsl {
 
 /// Compiled instances of one holed regex kept at a time (RE2 programs cost a few KB each).
-inline constexpr size_t kMaxRegexInstances = 1024;
+inline constexpr size_t kMaxRegexInstances = 256;
 
 /// Neither copyable nor movable (holds RE2 and a mutex); keep it in a unique_ptr.
 struct CompiledRegex {
