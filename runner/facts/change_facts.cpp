@@ -886,6 +886,11 @@ const ChangeFacts::WordIndex& ChangeFacts::word_index(uint32_t langs) {
   idx.dict += '\n';
   idx.langs |= langs;
   if (!first) resort_lists(idx, touched, names);
+  // the lists grew by doubling while the files were read; the index lives for the whole run
+  for (auto& files : idx.postings) files.shrink_to_fit();
+  idx.postings.shrink_to_fit();
+  idx.dict.shrink_to_fit();
+  idx.starts.shrink_to_fit();
   return idx;
 }
 
