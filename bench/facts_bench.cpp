@@ -179,7 +179,9 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
     b.add("lines.text (store)", m.store->text.capacity() + 1);
     b.add("lines.code (store)", (m.store->code.empty() ? 0 : m.store->code.capacity() + 1) +
                                     m.store->code_at.capacity() * sizeof(uint32_t));
-    b.add("lines.comment (store)", m.store->comments.empty() ? 0 : m.store->comments.capacity() + 1);
+    b.add("lines.comment (store)", (m.store->comments.empty() ? 0 : m.store->comments.capacity() + 1) +
+                                       (m.store->comment_lines.capacity() + m.store->comment_starts.capacity()) *
+                                           sizeof(uint32_t));
   }
   size_t fn = vec(m.functions);
   for (const auto& f : m.functions) {

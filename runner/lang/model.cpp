@@ -183,12 +183,20 @@ void set_code(SourceModel& m, std::string code, const std::vector<std::string>& 
   for (const auto& c : comments) st.comments += c;
   const size_t n = m.text_lines.size();
   m.lines.assign(n, LineInfo{});
+  st.comment_lines.clear();
+  st.comment_starts.clear();
+  size_t commented = 0;
+  for (size_t i = 0; i < n && i < comments.size(); ++i) commented += !comments[i].empty();
+  st.comment_lines.reserve(commented);
+  st.comment_starts.reserve(commented + 1);
   size_t at = 0;
   for (size_t i = 0; i < n && i < comments.size(); ++i) {
-    m.lines[i].comment_at = static_cast<uint32_t>(at);
-    m.lines[i].comment_size = static_cast<uint32_t>(comments[i].size());
+    if (comments[i].empty()) continue;
+    st.comment_lines.push_back(static_cast<uint32_t>(i));
+    st.comment_starts.push_back(static_cast<uint32_t>(at));
     at += comments[i].size();
   }
+  if (commented > 0) st.comment_starts.push_back(static_cast<uint32_t>(at));
 }
 
 std::string_view SourceModel::code(size_t i) const {
@@ -202,9 +210,13 @@ std::string_view SourceModel::code(size_t i) const {
 
 std::string_view SourceModel::comment(size_t i) const {
   if (i >= lines.size() || !store) return {};
-  const LineInfo& li = lines[i];
-  if (li.comment_size == 0 || static_cast<size_t>(li.comment_at) + li.comment_size > store->comments.size()) return {};
-  return std::string_view(store->comments).substr(li.comment_at, li.comment_size);
+  const auto& at = store->comment_lines;
+  auto it = std::lower_bound(at.begin(), at.end(), static_cast<uint32_t>(i));
+  if (it == at.end() || *it != i) return {};
+  const size_t k = static_cast<size_t>(it - at.begin());
+  const auto& starts = store->comment_starts;
+  if (k + 1 >= starts.size() || starts[k + 1] > store->comments.size() || starts[k] > starts[k + 1]) return {};
+  return std::string_view(store->comments).substr(starts[k], starts[k + 1] - starts[k]);
 }
 
 const std::string& SourceModel::function_at(int line) const {
