@@ -48,11 +48,13 @@ std::string scope_key(const std::string& source, const Scope& scope) {
 using util::analysable;
 using util::base_path;
 
-/// Erases the entries of `m` whose key starts with `prefix`; returns how many facts they held.
-size_t erase_prefixed(std::map<std::string, std::vector<FactPtr>>& m, const std::string& prefix) {
+/// Erases the entries of `m` whose key starts with `prefix`; returns how many facts the lists
+/// that no other entry shares held.
+template <class Map>
+size_t erase_prefixed(Map& m, const std::string& prefix) {
   size_t freed = 0;
   for (auto it = m.lower_bound(prefix); it != m.end() && it->first.compare(0, prefix.size(), prefix) == 0;) {
-    freed += it->second.size();
+    if (it->second.use_count() == 1) freed += it->second->size();
     it = m.erase(it);
   }
   return freed;
@@ -501,7 +503,7 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
   }
   std::string key = scope_key(source, scope);
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second;
+  if (it != cache_.end()) return *it->second;
   const Source* s = find_source(source);
   if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
   if (s->nested_only())
@@ -518,13 +520,34 @@ const std::vector<FactPtr>& ChangeFacts::query(const std::string& source, const 
     prefetch(refs, s->uses_analyses());
     return file_facts(source, refs[0]);
   }
-  return cache_.emplace(key, s->build(*this, scope)).first->second;
+  return *cache_.emplace(key, intern(s->build(*this, scope))).first->second;
+}
+
+void ChangeFacts::forget_released() {
+  for (auto x = interned_.begin(); x != interned_.end();) x = x->second.expired() ? interned_.erase(x) : std::next(x);
+}
+
+ChangeFacts::FactList ChangeFacts::intern(std::vector<FactPtr> facts) {
+  if (facts.size() < kInternFrom) return std::make_shared<const std::vector<FactPtr>>(std::move(facts));
+  auto key = std::make_tuple(facts.size(), facts.front().get(), facts.back().get());
+  auto it = interned_.find(key);
+  if (it != interned_.end()) {
+    if (FactList held = it->second.lock()) {
+      bool same = true;
+      for (size_t i = 0; same && i < facts.size(); ++i) same = (*held)[i].get() == facts[i].get();
+      if (same) return held;
+    }
+  }
+  auto list = std::make_shared<const std::vector<FactPtr>>(std::move(facts));
+  interned_[key] = list;
+  return list;
 }
 
 void ChangeFacts::release(const std::string& source) {
   const std::string prefix = source + '\x1f';
   size_t freed = 0;  // facts
   for (auto* m : {&cache_, &file_cache_, &keyed_cache_}) freed += erase_prefixed(*m, prefix);
+  forget_released();
   // what the source's files shared (call_targets: its module summaries) goes with them
   reset_state(source);
   for (auto& r : repositories_)
@@ -544,11 +567,12 @@ void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
   const std::string key = scope_key(source, scope);
   size_t freed = 0;  // facts
   if (auto it = cache_.find(key); it != cache_.end()) {
-    freed += it->second.size();
+    if (it->second.use_count() == 1) freed += it->second->size();
     cache_.erase(it);
   }
   freed += erase_prefixed(keyed_cache_, key + '\x1e');
   freed += erase_prefixed(file_cache_, source + (scope.kind == Scope::Kind::Base ? "\x1f" "b:" : "\x1f" "h:"));
+  forget_released();
   for (auto& r : repositories_)
     if (r.facts) r.facts->release_scope(source, scope);
 #ifdef __GLIBC__
@@ -565,6 +589,7 @@ void ChangeFacts::release_all() {
   cache_.clear();
   file_cache_.clear();
   keyed_cache_.clear();
+  interned_.clear();
   word_index_.reset();
   for (auto& r : repositories_)
     if (auto* other = dynamic_cast<ChangeFacts*>(r.facts.get())) other->release_all();
@@ -909,7 +934,7 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
   std::string key = scope_key(source, scope);
   if (cache_.count(key)) return nullptr;
   for (const auto& w : words) key += '\x1e' + w;
-  if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return &it->second;
+  if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return it->second.get();
 
   uint32_t langs = 0;
   for (auto l : {lang::Language::Python, lang::Language::Cpp, lang::Language::CMake, lang::Language::Markdown,
@@ -978,7 +1003,7 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
       transient_.clear();
     }
   }
-  return &keyed_cache_.emplace(key, std::move(out)).first->second;
+  return keyed_cache_.emplace(key, intern(std::move(out))).first->second.get();
 }
 
 std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Holding where) {
@@ -1022,10 +1047,10 @@ void ChangeFacts::incomplete(const std::string& text) {
 const std::vector<FactPtr>& ChangeFacts::file_facts(const std::string& source, const FileRef& ref) {
   std::string key = source + (ref.base ? "\x1f" "b:" : "\x1f" "h:") + ref.path;
   auto it = file_cache_.find(key);
-  if (it != file_cache_.end()) return it->second;
+  if (it != file_cache_.end()) return *it->second;
   const Source* s = find_source(source);
   if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
-  return file_cache_.emplace(key, s->build_file(*this, ref)).first->second;
+  return *file_cache_.emplace(key, intern(s->build_file(*this, ref))).first->second;
 }
 
 }  // namespace review::facts

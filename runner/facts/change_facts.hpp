@@ -212,9 +212,23 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::atomic<bool> analyses_announced_{false};
   std::optional<std::vector<std::string>> repo_files_;
   std::vector<Repository> repositories_;
-  std::map<std::string, std::vector<dsl::FactPtr>> cache_;       // (source, scope) -> facts
-  std::map<std::string, std::vector<dsl::FactPtr>> file_cache_;  // (source, side, path) -> facts
-  std::map<std::string, std::vector<dsl::FactPtr>> keyed_cache_; // (source, scope, words) -> facts
+  /// A cached result: shared by every key whose result is the same list (intern()).
+  using FactList = std::shared_ptr<const std::vector<dsl::FactPtr>>;
+  std::map<std::string, FactList> cache_;        // (source, scope) -> facts
+  std::map<std::string, FactList> file_cache_;   // (source, side, path) -> facts
+  std::map<std::string, FactList> keyed_cache_;  // (source, scope, words) -> facts
+  /// Returns `facts` as a cached list: a list already cached with the same facts in the same
+  /// order when there is one (an audit's `added_lines` of a file whose every line is added are
+  /// its `lines`; `lines(changed)` is `added_lines(changed)`; `added_lines(f)` is the per-file
+  /// list of f), so each is held once, not once per key. Lists of fewer than kInternFrom facts
+  /// are kept as they are.
+  FactList intern(std::vector<dsl::FactPtr> facts);
+  static constexpr size_t kInternFrom = 64;
+  /// Drops the interned_ entries of lists no cache holds any more (after a release).
+  void forget_released();
+  /// The interned lists by size and first and last fact (equal lists agree on all three).
+  std::map<std::tuple<size_t, const dsl::Fact*, const dsl::Fact*>, std::weak_ptr<const std::vector<dsl::FactPtr>>>
+      interned_;
 
   /// The identifier tokens of the repo_files() texts of some languages (those a reader asked
   /// for: every file of a language in `langs` is indexed, files of other languages may not be):

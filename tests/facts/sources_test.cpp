@@ -277,3 +277,37 @@ TEST_CASE("a file whose every line is added has one fact per line, read through 
   CHECK_FALSE(ol[0]->get("added").as_bool());
   CHECK(oa[1]->get("text").as_string() == "c = 4");
 }
+
+TEST_CASE("results with the same facts in the same order are held once, whichever source or scope asked first",
+          "[facts][sources]") {
+  // every line of both files is added (as in an audit); a file of 100 lines is over the size
+  // from which lists are shared (ChangeFacts::kInternFrom = 64), one of 3 lines under it
+  std::string big;
+  for (int i = 0; i < 100; ++i) big += "v" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  ChangeBuilder b;
+  b.added("big.py", big);
+  b.added("small.py", "x = 1\ny = 2\nz = 3\n");
+  auto facts = b.facts();
+  const auto& added = facts->query("added_lines", Scope{});
+  const auto& lines = facts->query("lines", Scope{});
+  REQUIRE(added.size() == 103);
+  CHECK(&lines == &added);  // the whole change: one list
+  Scope big_file{Scope::Kind::Files, {"big.py"}};
+  Scope small_file{Scope::Kind::Files, {"small.py"}};
+  const auto& big_lines = facts->query("lines", big_file);
+  const auto& big_added = facts->query("added_lines", big_file);
+  REQUIRE(big_lines.size() == 100);
+  CHECK(&big_added == &big_lines);  // one file: one list, however it was asked for
+  const auto& small_lines = facts->query("lines", small_file);
+  const auto& small_added = facts->query("added_lines", small_file);
+  REQUIRE(small_added.size() == 3);
+  CHECK(small_added[0].get() == small_lines[0].get());  // the same facts, in lists of their own
+  // a shared list outlives the source released first; the other still reads it
+  facts->release("lines");
+  const auto& again = facts->query("added_lines", big_file);
+  REQUIRE(again.size() == 100);
+  CHECK(again[99]->get("text").as_string() == "v99 = 99");
+  CHECK(facts->query("added_lines", Scope{}).size() == 103);
+  // asked again after the release, lines are made anew and still equal added_lines' facts
+  CHECK(facts->query("lines", big_file).size() == 100);
+}
