@@ -525,6 +525,7 @@ class Evaluator final : public RuleEngine {
       end_shared(work, qkey.substr(0, qkey.find('\0')));
       return idx;
     }
+    if (p.kind == Probe::Kind::Equal) idx.keyed.reserve(facts.size());  // at most one key a fact
     for (uint32_t i = 0; i < facts.size(); ++i) {
       Value v = field_path(facts[i], p.path);
       auto add = [&](const std::string& k) {

@@ -27,14 +27,17 @@ class KeyIndex {
   /// The hash a key is filed under (std::hash of its text).
   static uint64_t hash(std::string_view key) { return std::hash<std::string_view>()(key); }
 
-  /// Files fact position `at` under key hash `h`. Positions must be added in ascending order
-  /// (the same position again, under the same hash, is kept once). Not after finish().
+  /// Files fact position `at` under key hash `h`, in any order (the same position again, under
+  /// the same hash, is kept once). Not after finish().
   void add(uint64_t h, uint32_t at) { pending_.emplace_back(h, at); }
+  /// Room for `n` add() calls (when the caller knows how many: one key a fact).
+  void reserve(size_t n) { pending_.reserve(n); }
 
   /// Builds the table from what add() filed and frees the rest. Throws std::bad_alloc only.
   void finish() {
-    // by hash, each key's positions ascending (they were added in order: a stable sort keeps it)
-    std::stable_sort(pending_.begin(), pending_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // by hash, then position: each key's positions ascending (an in-place sort: a stable one
+    // took a second buffer as large, over the 892,883 lines of an audit's `added_lines`)
+    std::sort(pending_.begin(), pending_.end());
     pending_.erase(std::unique(pending_.begin(), pending_.end()), pending_.end());
     size_t keys = 0;
     for (size_t i = 0; i < pending_.size(); ++i) keys += i == 0 || pending_[i].first != pending_[i - 1].first;
