@@ -55,8 +55,9 @@ std::string repository_uri(const change::PrMeta& pr, const Environment& env) {
   return server + "/" + pr.repository;
 }
 
-/// `--timings`: the evaluation's CPU by source and by rule, slowest first, then the process's
-/// total (parsing the diff, reporting and the rest are the difference).
+/// `--timings`, after the outputs: the evaluation's CPU by source and by rule or kind, slowest
+/// own work first, then the process's total (parsing the diff, reporting and the rest are the
+/// difference); last, where resident memory peaked.
 void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
   double sources = 0, own = 0;
   for (const auto& [name, s] : t.sources) sources += s;
@@ -65,7 +66,7 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
   getrusage(RUSAGE_SELF, &ru);
   double process = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
                    static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-  char line[256];
+  char line[320];
   std::snprintf(line, sizeof line, "timings: CPU %.2f s in all; fact sources %.2f s, rules' own work %.2f s\n", process,
                 sources, own);
   err << line;
@@ -75,32 +76,46 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
     std::snprintf(line, sizeof line, "timings: source %-20s %8.2f s\n", name.c_str(), s);
     err << line;
   }
-  // Where the memory peaked: the first rule after which the process's high-water mark is the
-  // run's (the rules ran in order, so the peak was reached while that rule ran).
-  const dsl::EvalTimings::Rule* peak = nullptr;
-  for (const auto& r : t.rules)
-    if (!peak || r.peak_rss_kib > peak->peak_rss_kib) peak = &r;
-  if (peak) {
-    const dsl::EvalTimings::Rule* before = nullptr;
-    for (const auto& r : t.rules) {
-      if (&r == peak) break;
-      before = &r;
-    }
-    std::snprintf(line, sizeof line,
-                  "timings: memory peak of the rules %.1f MiB, reached during %s (%.1f MiB before it); the "
-                  "process's peak %.1f MiB\n",
-                  static_cast<double>(peak->peak_rss_kib) / 1024, peak->id.c_str(),
-                  before ? static_cast<double>(before->peak_rss_kib) / 1024 : 0.0,
-                  static_cast<double>(ru.ru_maxrss) / 1024);
-    err << line;
-  }
+  // "kind NAME" entries are the change-kind classifiers, listed as kinds, not rules
+  auto what = [](const std::string& id) {
+    return id.rfind("kind ", 0) == 0 ? std::make_pair(std::string("kind "), id.substr(5))
+                                     : std::make_pair(std::string("rule "), id);
+  };
   std::vector<dsl::EvalTimings::Rule> rules = t.rules;
   std::stable_sort(rules.begin(), rules.end(), [](const auto& a, const auto& b) { return a.own_s > b.own_s; });
   for (const auto& r : rules) {
-    std::snprintf(line, sizeof line, "timings: rule   %-20s %8.2f s own, %8.2f s building sources, %zu findings\n",
-                  r.id.c_str(), r.own_s, r.sources_s, r.findings);
+    auto [kind, name] = what(r.id);
+    std::snprintf(line, sizeof line, "timings: %s  %-20s %8.2f s own, %8.2f s building sources, %zu finding%s before filters\n",
+                  kind.c_str(), name.c_str(), r.own_s, r.sources_s, r.findings, r.findings == 1 ? "" : "s");
     err << line;
   }
+  // Where memory peaked: the first rule or kind after which the process's high-water mark is the
+  // highest (they run one after the other, so the peak was reached while it ran, with the fact
+  // sources it was the first to read).
+  const dsl::EvalTimings::Rule* peak = nullptr;
+  const dsl::EvalTimings::Rule* before = nullptr;
+  for (size_t i = 0; i < t.rules.size(); ++i)
+    if (!peak || t.rules[i].peak_rss_kib > peak->peak_rss_kib) {
+      peak = &t.rules[i];
+      before = i > 0 ? &t.rules[i - 1] : nullptr;
+    }
+  if (!peak) return;
+  auto mib = [](long kib) { return static_cast<double>(kib) / 1024; };
+  auto [kind, name] = what(peak->id);
+  std::snprintf(line, sizeof line, "timings: memory peak %.1f MiB, reached while %s%s ran", mib(peak->peak_rss_kib),
+                kind.c_str(), name.c_str());
+  err << line;
+  if (before) {
+    std::snprintf(line, sizeof line, " (+%.1f MiB over the peak before it, with the fact sources it read first)",
+                  mib(peak->peak_rss_kib - before->peak_rss_kib));
+    err << line;
+  } else {
+    err << " (the first to run)";
+  }
+  std::snprintf(line, sizeof line, "; the whole run's peak %.1f MiB%s\n", mib(ru.ru_maxrss),
+                ru.ru_maxrss > peak->peak_rss_kib + 512 ? " (outside the rules: reading the change or writing the outputs)"
+                                                         : "");
+  err << line;
 }
 
 bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
@@ -381,7 +396,6 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   // The reports read the findings and the file texts, not the facts: free the models before
   // they are written (an audit's peak was the models and the reports' buffers together).
   facts.release_all();
-  if (opts.timings) print_timings(timings, err);
   if (policy_meta) run.rules.push_back(*policy_meta);
   std::vector<dsl::Finding> findings = std::move(reviewed.findings);
   report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
@@ -477,6 +491,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     if (!stdout_said) err << "runner: " << stdout_write_error(errno) << "\n";
     output_failed = true;
   }
+  if (opts.timings) print_timings(timings, err);  // after the outputs: the whole run's peak is known
   return output_failed ? 3 : exit_code;
 }
 
