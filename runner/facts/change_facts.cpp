@@ -291,7 +291,9 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   std::lock_guard lock(mu_);
   // a side parsed again (read_model does not cache its model) records its notes once
   const bool first = parsed_.insert((base ? "b:" : "h:") + path).second;
-  if (first && m->skipped) notes_.push_back(path + ": " + m->note);
+  // a changed file the change itself skipped (binary) has its note already ("not analysed (…)")
+  const ChangedFile* noted = base ? nullptr : change_->find(path);
+  if (first && m->skipped && !(noted && noted->skipped)) notes_.push_back(path + ": " + m->note);
   // Missing facts (lang::analyze_file's notes): over the size limit, or no tree at all. Binary
   // files and syntax errors (the parts that parse still yield facts) do not count.
   bool too_large = m->skipped && m->note.find("exceeds the limit") != std::string::npos;

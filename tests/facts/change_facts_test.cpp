@@ -845,3 +845,27 @@ TEST_CASE("analyses announced over the changed files run on the first parse of a
         dump(quiet->query("unbound_reads", kChanged), {"name", "function"}));
   CHECK(told->query("unbound_reads", kChanged).size() == 1);
 }
+
+TEST_CASE("a binary file the change skipped is noted by the change only, not again when a source asks for it",
+          "[facts]") {
+  ChangeBuilder b;
+  b.added("a.py", "x = 1\n");
+  ChangedFile png;
+  png.path = "docs/logo.png";
+  png.status = FileStatus::Added;
+  png.skipped = true;
+  png.skip_reason = "binary file";
+  b.change.files.push_back(png);
+  b.content->head_texts_["docs/logo.png"] = std::string("\x89PNG\r\n\x1a\n\0", 9);
+  b.unchanged("docs/other.png", "");  // not in the change: only the parse can say it was skipped
+  auto facts = b.facts();
+  // a read by key: files it cannot index (binary by name) are always candidates, and are read
+  const auto* got = facts->query_containing("lines", Scope{Scope::Kind::Repo, {}}, {"x"});
+  REQUIRE(got);
+  CHECK(got->size() == 1);  // a.py's line
+  std::string notes;
+  for (const auto& n : facts->notes()) notes += n + "\n";
+  INFO(notes);
+  CHECK(notes.find("docs/logo.png") == std::string::npos);
+  CHECK(notes.find("docs/other.png: skipped: binary file format (.png)") != std::string::npos);
+}
