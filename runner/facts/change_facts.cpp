@@ -291,9 +291,7 @@ std::shared_ptr<const lang::SourceModel> ChangeFacts::parse(const std::string& p
   std::lock_guard lock(mu_);
   // a side parsed again (read_model does not cache its model) records its notes once
   const bool first = parsed_.insert((base ? "b:" : "h:") + path).second;
-  // a changed file the change itself skipped (binary) has its note already ("not analysed (…)")
-  const ChangedFile* noted = base ? nullptr : change_->find(path);
-  if (first && m->skipped && !(noted && noted->skipped)) notes_.push_back(path + ": " + m->note);
+  if (first && m->skipped) notes_.push_back(path + ": " + m->note);
   // Missing facts (lang::analyze_file's notes): over the size limit, or no tree at all. Binary
   // files and syntax errors (the parts that parse still yield facts) do not count.
   bool too_large = m->skipped && m->note.find("exceeds the limit") != std::string::npos;
@@ -756,6 +754,9 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
                              std::vector<std::string>* touched_names) {
   const auto& paths = repo_files();
   const ChangedFile* cf = change_->find(paths[i]);
+  // a changed file the change skipped (binary; noted by it) or deleted is in no scope (files()):
+  // never a candidate, never read or parsed
+  if (cf && (!analysable(*cf) || cf->status == FileStatus::Deleted)) return;
   std::optional<std::string> text;
   const bool binary = !lang::binary_format(paths[i]).empty();  // skipped by name, never read
   if (binary) {
