@@ -4,13 +4,13 @@
 #include <charconv>
 #include <cstdint>
 #include <ctime>
-
-#include <sys/resource.h>
 #include <new>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
-#include <unordered_set>
+
+#include <sys/resource.h>
 
 #include <re2/set.h>
 

@@ -792,11 +792,9 @@ void resolve(Resolver& res, const std::shared_ptr<const Module>& m, const lang::
   }
 }
 
-// The resolution of one call, as the lazily computed fields of its fact: typed members, read
-// into a Value on demand (a list of name/value pairs per call took ~1.3 KB; an audit of
-// ROCm/aiter resolved ~100,000 calls at once).
-// The resolution of one call (CallTargetFields' cache, one per call read). The target is a view
-// into its module summary, which the shared state keeps for as long as any call fact lives
+// The resolution of one call, as the lazily computed fields of its fact (CallTargetFields' cache,
+// one per call read): typed members, read into a Value on demand. The target is a view into its
+// module summary, which the shared state keeps for as long as any call fact lives
 // (Shared::modules only grows): its name, file, line, parameters and decorators are read from
 // there, not copied per call (an audit of ROCm/aiter resolves some 130,000 calls in B5b).
 struct Resolved {
