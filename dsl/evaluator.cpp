@@ -316,7 +316,7 @@ class Evaluator final : public RuleEngine {
   /// Filter::table slot -> the filter's value by the values of the names it reads. An entry
   /// keeps those values (facts, lists), so the addresses in its key stay theirs.
   struct Tabled {
-    bool value = false;
+    Value value;  ///< a filter's truth, or a binder's value (Bool for exists, Int for count)
     std::vector<Value> kept;
   };
   struct Table {
@@ -325,6 +325,8 @@ class Evaluator final : public RuleEngine {
     bool off = false;  ///< too few hits to pay for the keys: evaluated every time from then on
   };
   std::vector<Table> tables_;
+  /// The plan of the body running (its binder tables are in tables_); null outside run_body.
+  const RulePlan* plan_now_ = nullptr;
   /// Entries a table takes at most (then the filter is evaluated every time): a table keyed by
   /// something unique per binding would otherwise grow with the loops.
   static constexpr size_t kMaxTabled = size_t{1} << 18;
@@ -1214,11 +1216,36 @@ class Evaluator final : public RuleEngine {
       case Expr::Kind::Arith: return arith(e);
       case Expr::Kind::Count:
       case Expr::Kind::Exists: {
-        bool count = e.kind == Expr::Kind::Count;
         if (!e.domain) {
           Value v = eval(*e.kids[0]);
           return Value(static_cast<int64_t>(v.is_list() ? v.as_list().size() : 0));
         }
+        if (plan_now_ && !plan_now_->binders.empty())
+          if (auto it = plan_now_->binders.find(&e); it != plan_now_->binders.end()) {
+            Table& t = tables_[static_cast<size_t>(it->second.table)];
+            if (!t.off) return tabled_binder(e, it->second, t);
+          }
+        return binder(e);
+      }
+      case Expr::Kind::Findings: {
+        auto it = by_tag_.find(e.text);
+        return it == by_tag_.end() ? Value(Value::List{}) : Value(it->second);
+      }
+      case Expr::Kind::Call: return call(e);
+      case Expr::Kind::KindRef: {
+        auto it = kinds_.find(e.text);
+        return Value(it != kinds_.end() && it->second);
+      }
+    }
+    return {};
+  }
+
+  /// The value of binder `e` (an exists or count with a domain): its domain scanned or looked
+  /// up, its `where` evaluated on each element.
+  Value binder(const Expr& e) {
+    {
+      {
+        bool count = e.kind == Expr::Kind::Count;
         int64_t n = 0;
         bool found = false;
         size_t mark = env_.size();
@@ -1238,22 +1265,14 @@ class Evaluator final : public RuleEngine {
         });
         return count ? Value(n) : Value(found);
       }
-      case Expr::Kind::Findings: {
-        auto it = by_tag_.find(e.text);
-        return it == by_tag_.end() ? Value(Value::List{}) : Value(it->second);
-      }
-      case Expr::Kind::Call: return call(e);
-      case Expr::Kind::KindRef: {
-        auto it = kinds_.find(e.text);
-        return Value(it != kinds_.end() && it->second);
-      }
     }
-    return {};
   }
 
-  /// Whether every filter holds (a negated one must not).
-  bool pass(const std::vector<Filter>& fs) {
+  /// Whether every filter holds (a negated one must not). `probed`: the facts come from their
+  /// `for`'s probe, which meets the filters it serves (Filter::served) already.
+  bool pass(const std::vector<Filter>& fs, bool probed = false) {
     for (const auto& f : fs) {
+      if (probed && f.served) continue;
       bool v;
       if (f.memo >= 0) {  // loop-invariant: reuse the value while its last `for` keeps its binding
         auto& m = memo_[static_cast<size_t>(f.memo)];
@@ -1281,7 +1300,25 @@ class Evaluator final : public RuleEngine {
     kept.reserve(f.reads.size());
     for (const auto& name : f.reads) {
       const Value* b = lookup(name);
-      Value v = b ? *b : resolve(name, {});
+      add_key(b ? *b : resolve(name, {}), key, kept);
+    }
+    Table& t = tables_[static_cast<size_t>(f.table)];
+    return lookup_or_eval(t, std::move(key), std::move(kept), [&] { return Value(eval(*f.expr).truthy()); }).truthy();
+  }
+
+  /// The value of tabled binder `e` (RulePlan::binders): looked up by the values of the paths it
+  /// reads, evaluated and stored on a miss, like a tabled filter.
+  Value tabled_binder(const Expr& e, const TabledBinder& tb, Table& t) {
+    std::string key;
+    std::vector<Value> kept;
+    for (const auto& rd : tb.reads) add_key(resolve(rd.name, rd.path), key, kept);
+    return lookup_or_eval(t, std::move(key), std::move(kept), [&] { return binder(e); });
+  }
+
+  /// Appends `v` to a table key: a fact or list by its address (kept alive in `kept`, so the
+  /// address stays its own), a scalar by its text.
+  static void add_key(Value v, std::string& key, std::vector<Value>& kept) {
+    {
       if (v.is_fact()) {
         key += 'f' + std::to_string(reinterpret_cast<uintptr_t>(v.as_fact().get()));
       } else if (v.is_list()) {
@@ -1298,13 +1335,18 @@ class Evaluator final : public RuleEngine {
       key += '\1';
       if (v.is_fact() || v.is_list()) kept.push_back(std::move(v));
     }
-    Table& t = tables_[static_cast<size_t>(f.table)];
+  }
+
+  /// The entry of `key` in `t`, else `compute()` stored under it. A table whose keys do not
+  /// repeat (fewer than one hit in kMinHitShare after kTableTrial lookups) is switched off.
+  template <class F>
+  Value lookup_or_eval(Table& t, std::string key, std::vector<Value> kept, F compute) {
     ++t.lookups;
     if (auto it = t.entries.find(key); it != t.entries.end()) {
       ++t.hits;
       return it->second.value;
     }
-    bool value = eval(*f.expr).truthy();
+    Value value = compute();
     if (t.lookups >= kTableTrial && t.hits * kMinHitShare < t.lookups) {
       t.off = true;  // keys that (almost) never repeat: stop paying for them
       t.entries = {};
@@ -1324,6 +1366,11 @@ class Evaluator final : public RuleEngine {
 
   void run_body(const ast::Rule& r, const ast::Rule& body) {
     env_.clear();
+    struct Reset {
+      const RulePlan*& p;
+      ~Reset() { p = nullptr; }
+    } reset{plan_now_};
+    plan_now_ = nullptr;
     if (r.when && !eval(*r.when).truthy()) return;
     const RulePlan* plan = &naive_;
     if (opts_.use_plan) {
@@ -1337,6 +1384,7 @@ class Evaluator final : public RuleEngine {
     epoch_[0] = ++serial_;
     memo_.assign(plan->memos, {0, false});
     tables_.assign(plan->tables, {});
+    plan_now_ = plan;
     if (!pass(plan->before)) return;
     // A condition memoised once for the whole body (a loop-invariant anti-join reading no `for`
     // variable) must hold for any finding, wherever it is written. When it reads only facts at
@@ -1419,11 +1467,12 @@ class Evaluator final : public RuleEngine {
     const auto& f = r.fors[i];
     const ForPlan& fp = plan.fors[i];
     size_t mark = env_.size();
+    const bool probed = fp.probe && opts_.use_plan;
     scan(f.domain, fp.probe ? &*fp.probe : nullptr, [&](const Value& v) {
       tick();
       env_.push_back({f.var, v, false});
       epoch_[i + 1] = ++serial_;
-      if (pass(fp.filters)) join(r, plan, i + 1, i == 0 ? v.as_fact() : first);
+      if (pass(fp.filters, probed)) join(r, plan, i + 1, i == 0 ? v.as_fact() : first);
       env_.resize(mark);
       return true;
     });

@@ -140,6 +140,30 @@ struct Filter {
   /// is asked once per (s, val), not once per (n, s): in an audit many n share a val.
   int table = -1;
   std::vector<std::string> reads;
+  /// The conjunct a regex-set probe of its `for` answers (Probe::Kind::Regex, a regex that binds
+  /// no capture): every candidate that probe gives meets it, so the evaluator does not match it
+  /// again when the probe was used (T-TIER's `l.code ~ /[^\s"']/` on every added line).
+  bool served = false;
+};
+
+/// A name read with the field path after it: `k.file` is {"k", {"file"}}; a whole binding,
+/// `let` or capture has an empty path.
+struct Read {
+  std::string name;
+  std::vector<std::string> path;
+  bool operator<(const Read& o) const { return name != o.name ? name < o.name : path < o.path; }
+};
+
+/// An `exists`/`count` binder inside a condition that is evaluated every time (neither memoised
+/// nor tabled whole): its value is a function of the values of the paths it reads (`reads`, its
+/// own variable left out), so it is tabled by them in RulePlan::tables (slot `table`). D8's
+/// `exists im in lines(k.file) where im.code ~ /…import…{bare}…/`, inside an `or` that binds
+/// captures, is asked once per (k.file, bare), not once per call k: an audit has many calls to
+/// the same name in one file. Not made when it reads a `for` variable whole (a fact: the key
+/// would be new at every binding) or ranges over findings.
+struct TabledBinder {
+  int table = -1;
+  std::vector<Read> reads;
 };
 
 /// What the evaluator does at each `for`: look up or scan, then check `filters` in order.
@@ -163,7 +187,8 @@ struct RulePlan {
   std::vector<ForPlan> fors;
   std::vector<Filter> after;
   size_t memos = 0;   ///< how many filters are memoised (Filter::memo)
-  size_t tables = 0;  ///< how many filters are tabled by value (Filter::table)
+  size_t tables = 0;  ///< how many filters and binders are tabled by value (Filter::table, binders)
+  std::map<const ast::Expr*, TabledBinder> binders;  ///< the tabled binders, by their Exists/Count node
 };
 
 struct PlannedRule {

@@ -164,6 +164,43 @@ class Planner {
     for (const auto& k : e.kids) refs(*k, out);
   }
 
+  /// The names `e` reads with the field path after each (refs, path-precise): a Var `k.file`
+  /// gives {"k", {"file"}}, a regex hole `{a.target}` {"a", {"target"}}; a nested binder's own
+  /// variable is left out.
+  void path_refs(const Expr& e, std::set<Read>& out) const {
+    switch (e.kind) {
+      case Expr::Kind::Var: out.insert({e.text, e.path}); break;
+      case Expr::Kind::Compare:
+        if (e.text == "~" || e.text == "!~") {
+          if (const CompiledRegex* cr = regex(e))
+            for (const auto& h : cr->holes) out.insert({h.name, h.path});
+        }
+        break;
+      case Expr::Kind::Count:
+      case Expr::Kind::Exists:
+        if (e.domain) {
+          std::set<Read> inner;
+          if (e.domain->list) path_refs(*e.domain->list, inner);
+          if (e.domain->scope.expr) path_refs(*e.domain->scope.expr, inner);
+          for (const auto& k : e.kids) path_refs(*k, inner);
+          for (const auto& r : inner)
+            if (r.name != e.binder) out.insert(r);
+          return;
+        }
+        break;
+      default: break;
+    }
+    for (const auto& k : e.kids) path_refs(*k, out);
+  }
+
+  static bool reads_findings(const Expr& e) {
+    if (e.kind == Expr::Kind::Findings || (e.domain && e.domain->findings)) return true;
+    if (e.domain && e.domain->list && reads_findings(*e.domain->list)) return true;
+    for (const auto& k : e.kids)
+      if (reads_findings(*k)) return true;
+    return false;
+  }
+
   void domain_refs(const ast::Domain& d, std::set<std::string>& out) const {
     if (d.list) refs(*d.list, out);
     if (d.scope.expr) refs(*d.scope.expr, out);
@@ -557,6 +594,38 @@ class Planner {
     };
     for (int i = 0; i < n; ++i) memoise(out.fors[i].filters, i);
     memoise(out.after, n - 1);
+    // The conjunct a regex-set probe answers (Filter::served).
+    for (auto& fp : out.fors) {
+      if (!fp.probe || fp.probe->kind != Probe::Kind::Regex || !fp.probe->regex) continue;
+      const auto& groups = fp.probe->regex->group_names;
+      if (std::any_of(groups.begin(), groups.end(), [](const std::string& g) { return !g.empty(); })) continue;
+      for (auto& f : fp.filters)
+        if (f.expr == fp.probe->conjunct && !f.negate && f.memo < 0 && f.table < 0) f.served = true;
+    }
+    // Binders inside conditions evaluated every time: tabled by the paths they read
+    // (TabledBinder). The outermost ones only: a nested binder runs once per element of its
+    // parent, which a hit on the parent's table skips anyway.
+    std::set<std::string> for_vars;
+    for (const auto& f : r.fors) for_vars.insert(f.var);
+    std::function<void(const Expr&)> binders = [&](const Expr& e) {
+      if ((e.kind == Expr::Kind::Count || e.kind == Expr::Kind::Exists) && e.domain) {
+        if (reads_findings(e)) return;
+        std::set<Read> reads;
+        path_refs(e, reads);
+        for (const auto& rd : reads)
+          if (rd.path.empty() && for_vars.count(rd.name)) return;
+        out.binders[&e] = {static_cast<int>(out.tables++), std::vector<Read>(reads.begin(), reads.end())};
+        return;
+      }
+      for (const auto& k : e.kids) binders(*k);
+    };
+    auto table_binders = [&](const std::vector<Filter>& fs) {
+      for (const auto& f : fs)
+        if (f.memo < 0 && f.table < 0) binders(*f.expr);
+    };
+    table_binders(out.before);
+    for (const auto& fp : out.fors) table_binders(fp.filters);
+    table_binders(out.after);
     // Conditions of a later `for` that read only its own variable (ForPlan::own).
     using K = ast::ScopeExpr::Kind;
     for (int i = 1; i < n; ++i) {
@@ -643,6 +712,7 @@ std::string filter_text(const ast::Rule& r, const Filter& f) {
     for (const auto& n : f.reads) names += (names.empty() ? "" : ", ") + n;
     s += "  (once per value of " + names + ")";
   }
+  if (f.served) s += "  (met by the index)";
   return f.moved ? s + "  (moved)" : s;
 }
 
@@ -806,8 +876,17 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
     if ((e.kind == Expr::Kind::Count || e.kind == Expr::Kind::Exists) && e.domain) {
       auto pi = p.probes.find(&e);
       std::string kind = e.kind == Expr::Kind::Count ? "count " : "exists ";
-      binders.emplace_back(e.span.offset, kind + e.binder + " in " + ast::dump(*e.domain) + ": " +
-                                              (pi != p.probes.end() ? probe_text(p, *e.domain, pi->second) : "scan"));
+      std::string text = kind + e.binder + " in " + ast::dump(*e.domain) + ": " +
+                         (pi != p.probes.end() ? probe_text(p, *e.domain, pi->second) : "scan");
+      if (auto tb = plan.binders.find(&e); tb != plan.binders.end()) {
+        std::string reads;
+        for (const auto& rd : tb->second.reads) {
+          reads += (reads.empty() ? "" : ", ") + rd.name;
+          for (const auto& f : rd.path) reads += "." + f;
+        }
+        text += "  (once per value of " + (reads.empty() ? std::string("nothing") : reads) + ")";
+      }
+      binders.emplace_back(e.span.offset, std::move(text));
     }
     for (const auto& k : e.kids) walk(*k);
   };
