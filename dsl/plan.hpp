@@ -76,6 +76,16 @@ struct Probe {
   /// Regex: the regexes of one (source, field), in the order of their positions in the set.
   std::shared_ptr<const std::vector<const CompiledRegex*>> set;
   size_t set_at = 0;
+  /// Regex: the other regexes of an `or` of regexes on the variable's fields (`s.code ~ /A/ or
+  /// s.comment ~ /B/`, no holes), each a Regex probe on the set of its own field: the candidates
+  /// are the facts that any of them, or this probe's regex, matches.
+  std::vector<Probe> alts;
+  /// Equal (constant key) and Regex lookups over a whole-tree scope: the other conjuncts of the
+  /// same `where` that are a regex on the variable's fields, or an `or` of such (no holes), each
+  /// as its regexes' Regex probes. A candidate must be matched by a regex of every term (their
+  /// sets' positions, merged in fact order): B5c's `l.file ~ /\.py$/ and l.text ~ /getattr…/`
+  /// reads the lines both match, not every Python line.
+  std::vector<std::vector<Probe>> terms;
   std::vector<std::string> path;           ///< field path read on the binder's fact: {"file"}
   const ast::Expr* key = nullptr;          ///< Equal/Member: X; DottedTail: the regex node
   const CompiledRegex* regex = nullptr;    ///< DottedTail, Capture, Word, Regex

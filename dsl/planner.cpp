@@ -284,13 +284,18 @@ class Planner {
     std::vector<const Expr*> cs;
     conjuncts(*where, cs);
     std::optional<Probe> join, constant, word, range, rx;
+    // the conjuncts that are a regex, or an `or` of regexes, on v's fields (Probe::terms)
+    std::vector<std::vector<Probe>> terms;
+    const bool whole_tree = d.scope.kind != ast::ScopeExpr::Kind::Expr;
     for (size_t i = 0; i < cs.size(); ++i) {
       const Expr* c = cs[i];
+      if (whole_tree)
+        if (auto t = regex_term(*c, v)) terms.push_back(std::move(*t));
       auto pr = join ? std::nullopt : probe_of(*c, v, caps);
       if (!pr && !join) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
         if (!word && !join) word = word_probe(*c, v, caps, true);
-        if (!rx && d.scope.kind != ast::ScopeExpr::Kind::Expr) rx = regex_probe(*c, v);
+        if (!rx && whole_tree) rx = regex_probe(*c, v);
         range_bound(*c, v, caps, range);
         continue;
       }
@@ -299,7 +304,17 @@ class Planner {
       if (pr->kind == Probe::Kind::DottedTail || !names.empty()) join = pr;
       else if (!constant) constant = pr;
     }
-    std::optional<Probe> out = join ? join : word ? word : constant ? constant : rx ? rx : range;
+    // no single regex to look up: an `or` of regexes (the facts any of them matches)
+    std::optional<Probe> any;
+    for (const auto& t : terms)
+      if (!any && t.size() > 1) {
+        any = t[0];
+        any->alts.assign(t.begin() + 1, t.end());
+      }
+    std::optional<Probe> out = join ? join : word ? word : constant ? constant : rx ? rx : any ? any : range;
+    if (out && !join && !word && (out->kind == Probe::Kind::Equal || out->kind == Probe::Kind::Regex))
+      for (auto& t : terms)
+        if (t[0].conjunct != out->conjunct) out->terms.push_back(std::move(t));
     if (out && out->kind == Probe::Kind::Equal) {
       // the other equalities of the `where` make a composite key
       for (const Expr* c : cs) {
@@ -404,6 +419,30 @@ class Planner {
     pr.regex = cr;
     pr.conjunct = &c;
     return pr;
+  }
+
+  /// `v.f ~ /R/` (R without holes), or an `or` of such on v's fields (nested `or`s flattened):
+  /// the Regex probe of each regex, every one with `c` as its conjunct; nullopt otherwise.
+  std::optional<std::vector<Probe>> regex_term(const Expr& c, const std::string& v) const {
+    std::vector<const Expr*> alts;
+    std::function<bool(const Expr&)> flatten = [&](const Expr& e) {
+      if (e.kind != Expr::Kind::Or) {
+        alts.push_back(&e);
+        return true;
+      }
+      for (const auto& k : e.kids)
+        if (!flatten(*k)) return false;
+      return true;
+    };
+    flatten(c);
+    std::vector<Probe> out;
+    for (const Expr* a : alts) {
+      auto pr = regex_probe(*a, v);
+      if (!pr) return std::nullopt;
+      pr->conjunct = &c;
+      out.push_back(std::move(*pr));
+    }
+    return out;
   }
 
   /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`
@@ -595,12 +634,24 @@ class Planner {
     for (int i = 0; i < n; ++i) memoise(out.fors[i].filters, i);
     memoise(out.after, n - 1);
     // The conjunct a regex-set probe answers (Filter::served).
+    auto binds = [](const Probe& pr) {
+      const auto& groups = pr.regex->group_names;
+      return std::any_of(groups.begin(), groups.end(), [](const std::string& g) { return !g.empty(); });
+    };
     for (auto& fp : out.fors) {
-      if (!fp.probe || fp.probe->kind != Probe::Kind::Regex || !fp.probe->regex) continue;
-      const auto& groups = fp.probe->regex->group_names;
-      if (std::any_of(groups.begin(), groups.end(), [](const std::string& g) { return !g.empty(); })) continue;
+      if (!fp.probe) continue;
+      std::vector<const Expr*> met;  // conjuncts the lookup answers exactly
+      auto term = [&](const Probe& first, const std::vector<Probe>& rest) {
+        if (binds(first)) return;
+        for (const auto& a : rest)
+          if (binds(a)) return;
+        met.push_back(first.conjunct);
+      };
+      if (fp.probe->kind == Probe::Kind::Regex) term(*fp.probe, fp.probe->alts);
+      for (const auto& t : fp.probe->terms) term(t[0], {t.begin() + 1, t.end()});
       for (auto& f : fp.filters)
-        if (f.expr == fp.probe->conjunct && !f.negate && f.memo < 0 && f.table < 0) f.served = true;
+        if (std::find(met.begin(), met.end(), f.expr) != met.end() && !f.negate && f.memo < 0 && f.table < 0)
+          f.served = true;
     }
     // Binders inside conditions evaluated every time: tabled by the paths they read
     // (TabledBinder). The outermost ones only: a nested binder runs once per element of its
@@ -716,6 +767,20 @@ std::string filter_text(const ast::Rule& r, const Filter& f) {
   return f.moved ? s + "  (moved)" : s;
 }
 
+/// ", matched by .f /A/ [or .g /B/]" for each of `p.terms` ("" when none).
+std::string terms_text(const Probe& p) {
+  std::string s;
+  for (const auto& t : p.terms) {
+    s += ", matched by";
+    for (size_t k = 0; k < t.size(); ++k) {
+      s += k ? " or ." : " .";
+      for (size_t i = 0; i < t[k].path.size(); ++i) s += (i ? "." : "") + t[k].path[i];
+      s += " /" + t[k].regex->pattern + "/";
+    }
+  }
+  return s;
+}
+
 std::string index_text(const ast::Domain& d, const Probe& p) {
   std::string field;
   for (const auto& x : p.path) field += "." + x;
@@ -728,7 +793,7 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
         for (size_t i = 0; i < a.path.size(); ++i) s += (i ? "." : "") + a.path[i];
         s += " = " + ast::dump(*a.key);
       }
-      return s;
+      return s + terms_text(p);
     }
     case Probe::Kind::Member: return s + " holding " + ast::dump(*p.key);
     case Probe::Kind::DottedTail: {
@@ -748,8 +813,15 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
       }
       return out;
     }
-    case Probe::Kind::Regex:
-      return s + " matching /" + p.regex->pattern + "/ (regex set)";
+    case Probe::Kind::Regex: {
+      s += " matching /" + p.regex->pattern + "/";
+      for (const auto& a : p.alts) {
+        s += " or .";
+        for (size_t i = 0; i < a.path.size(); ++i) s += (i ? "." : "") + a.path[i];
+        s += " matching /" + a.regex->pattern + "/";
+      }
+      return s + " (regex set)" + terms_text(p);
+    }
     case Probe::Kind::Range:
       return s + " in " + (p.lower ? std::string(p.lower_strict ? "(" : "[") + ast::dump(*p.lower) : std::string("(-inf")) +
              ", " + (p.upper ? ast::dump(*p.upper) + (p.upper_strict ? ")" : "]") : std::string("+inf)"));
@@ -794,8 +866,15 @@ void plan_program(ProgramImpl& p) {
   // Regex probes: one set per (source, field) of every such regex of the program (the same
   // pattern once), so that one RE2::Set pass over a fact answers them all
   std::vector<std::pair<std::string, Probe*>> rx;
+  // a probe's own regex, its `or` alternatives and its terms' regexes
+  std::function<void(const std::string&, Probe&)> note_probe = [&](const std::string& source, Probe& pr) {
+    if (pr.kind == Probe::Kind::Regex) rx.emplace_back(source, &pr);
+    for (auto& a : pr.alts) note_probe(source, a);
+    for (auto& t : pr.terms)
+      for (auto& a : t) note_probe(source, a);
+  };
   auto note = [&](const std::string& source, std::optional<Probe>& pr) {
-    if (pr && pr->kind == Probe::Kind::Regex) rx.emplace_back(source, &*pr);
+    if (pr) note_probe(source, *pr);
   };
   auto note_body = [&](const ast::Rule& r) {
     auto it = p.plans.find(&r);
@@ -807,7 +886,7 @@ void plan_program(ProgramImpl& p) {
     for (const auto& a : pr.rule->alsos) note_body(a);
   }
   for (auto& [e, pr] : p.probes)
-    if (pr.kind == Probe::Kind::Regex && e->domain) rx.emplace_back(e->domain->source, &pr);
+    if (e->domain) note_probe(e->domain->source, pr);
   std::map<std::string, std::vector<Probe*>> by_field;
   for (auto& [source, pr] : rx) {
     std::string key = source;

@@ -122,6 +122,11 @@ const std::string kRules =
     rule("ORBIND", "  for c in calls(repo) where c.callee ~ /^q\\./ or (c.callee ~ /^(?P<b>[a-z]+)$/ and\n"
                    "      exists l in lines(c.file) where l.code ~ /\\b{b}\\b/ and l.added)",
          "{c.file}:{c.line} {c.callee}") +
+    // an `or` of regexes on two fields, read as the union of their sets' matches, with a regex
+    // conjunct beside it as a term (both met by the index); an `or` that binds captures
+    rule("ORRX", "  for l in lines(changed) where (l.code ~ /^x/ or l.kind ~ /^a$/) and l.code ~ /y|zed/\n"
+                 "  for k in lines(repo) where k.code ~ /^(?P<h>[a-z])/ or k.code ~ /(?P<h2>\\d)$/",
+         "{l.file}:{l.line} {k.file}:{k.line} {h}{h2}") +
     rule("FALLBACK", "  for l in lines(changed) where l.code ~ /^(?P<s>[^a-z]*)/\n"
                      "  unless exists e in lines(l.file) where e.code ~ /^{s}[a-z]/ and e.line > l.line",
          "{l.file}:{l.line} [{s}]") +
@@ -283,7 +288,7 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
                                                   "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
-                                                  "HOIST", "REGEX", "FALLBACK", "INTEQ", "INTKEY", "ORBIND"});
+                                                  "HOIST", "REGEX", "FALLBACK", "INTEQ", "INTKEY", "ORBIND", "ORRX"});
 }
 
 TEST_CASE("planner: golden plans") {
@@ -427,6 +432,15 @@ TEST_CASE("planner: golden plans") {
         "  binders\n"
         "    exists e in lines(repo): index lines(repo) by .code matching /(?i)ZED|\\(/ (regex set), within .line in (l.line, +inf)\n"
         "    exists q in lines(repo): index lines(repo) by .code matching /^[a-z]+$/ (regex set), within .line in ((+ l.line 1), +inf)\n");
+  // a single regex is the lookup, the `or` a term; an `or` alone is the union of its regexes'
+  // matches (re-checked where it binds captures)
+  CHECK(p.plan("ORRX") ==
+        "plan ORRX\n"
+        "  for l in lines(changed): index lines(changed) by .code matching /y|zed/ (regex set), matched by .code /^x/ or .kind /^a$/\n"
+        "    check (or (~ l.code /^x/) (~ l.kind /^a$/))  (met by the index)\n"
+        "    check (~ l.code /y|zed/)  (met by the index)\n"
+        "  for k in lines(repo): index lines(repo) by .code matching /^(?P<h>[a-z])/ or .code matching /(?P<h2>\\d)$/ (regex set)\n"
+        "    check (or (~ k.code /^(?P<h>[a-z])/) (~ k.code /(?P<h2>\\d)$/))\n");
   CHECK(p.plan("NOPE").empty());
 }
 
