@@ -306,21 +306,23 @@ class DiceState {
   std::vector<size_t> touched_;
 };
 
-std::string lines_of(const std::string& text, int from, int to) {  // 0-based inclusive
-  std::string out;
-  int line = 0;
+// Lines [from, to] (0-based, inclusive) of `text`, joined by '\n': the text from the start of
+// line `from` to the end of line `to` (or of the text); "" when `from` is past the last line.
+std::string lines_of(const std::string& text, int from, int to) {
+  if (from < 0 || to < from) return {};
   size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == '\n') {
-      if (line >= from && line <= to) {
-        if (!out.empty() || line > from) out += '\n';
-        out.append(text, start, i - start);
-      }
-      ++line;
-      start = i + 1;
-    }
+  for (int line = 0; line < from; ++line) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) return {};
+    start = nl + 1;
   }
-  return out;
+  size_t end = start;
+  for (int line = from;; ++line) {
+    size_t nl = text.find('\n', end);
+    if (nl == std::string::npos) return text.substr(start);
+    if (line == to) return text.substr(start, nl - start);
+    end = nl + 1;
+  }
 }
 
 // A run of consecutive shared windows: tokens [a0,a1) of one block match [b0,b1) of the other.
@@ -547,6 +549,35 @@ uint64_t window_hash(const std::vector<uint64_t>& th, size_t i) {
   return h;
 }
 
+// The shared windows of two blocks as search_clones keeps them: the block pair `pair` (block a
+// in the high half of Key, block b in the low half) and the windows' positions pa, pb; sorted by
+// (pair, pa, pb).
+template <class K>
+struct WideMatches {
+  using Key = K;
+  struct Match {
+    Key pair;
+    uint32_t pa, pb;
+    bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
+  };
+  static Match make(Key pair, uint32_t pa, uint32_t pb) { return {pair, pa, pb}; }
+  static Key pair(const Match& m) { return m.pair; }
+  static uint32_t pa(const Match& m) { return m.pa; }
+  static uint32_t pb(const Match& m) { return m.pb; }
+};
+
+// The same in one integer when blocks and positions fit in 16 bits: its order is (pair, pa, pb).
+struct PackedMatches {
+  using Key = uint32_t;
+  using Match = uint64_t;
+  static Match make(Key pair, uint32_t pa, uint32_t pb) {
+    return (static_cast<uint64_t>(pair) << 32) | (static_cast<uint64_t>(pa) << 16) | pb;
+  }
+  static Key pair(Match m) { return static_cast<Key>(m >> 32); }
+  static uint32_t pa(Match m) { return static_cast<uint32_t>(m >> 16) & 0xffff; }
+  static uint32_t pb(Match m) { return static_cast<uint32_t>(m) & 0xffff; }
+};
+
 std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneOptions& opts, const Frequent* known) {
   std::vector<ClonePair> out;
   std::vector<Seq> seqs;
@@ -599,13 +630,14 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   // once, each block pair's positions are one slice in (a, b) order. With at most 65,536 blocks
   // a pair fits in 32 bits and a match takes 12 bytes, not 16 (an audit of ROCm/ATOM made about
   // six million matches; they are its peak).
-  auto search_pairs = [&]<class Key>() {
+  //
+  // With at most 65,536 tokens in every block too, a match is one 64-bit integer (pair, pa, pb
+  // in 32, 16 and 16 bits): 8 bytes, and sorted as integers (an audit of ROCm/ATOM sorted six
+  // million; its own time was the largest part of the search).
+  auto search_pairs = [&]<class Codec>() {
+    using Key = typename Codec::Key;
+    using Match = typename Codec::Match;
     constexpr int kShift = static_cast<int>(sizeof(Key)) * 4;
-    struct Match {
-      Key pair;
-      uint32_t pa, pb;
-      bool operator<(const Match& o) const { return std::tie(pair, pa, pb) < std::tie(o.pair, o.pa, o.pb); }
-    };
     std::vector<Match> matches;
     // the groups that are seeds, their windows as (block, position) one group after the other
     // (most windows occur once and are no group: the seeds are freed before the matches are made,
@@ -643,7 +675,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
           if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
           if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
           if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
-          matches.push_back({static_cast<Key>((static_cast<Key>(ba) << kShift) | bb), pa, pb});
+          matches.push_back(Codec::make(static_cast<Key>((static_cast<Key>(ba) << kShift) | bb), pa, pb));
         }
     }
     // the groups are read no more (the pairs below read the matches): freed before the search
@@ -652,10 +684,10 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     std::sort(matches.begin(), matches.end());
     std::vector<std::pair<uint32_t, uint32_t>> m;
     for (size_t g = 0; g < matches.size();) {
-      const Key key = matches[g].pair;
+      const Key key = Codec::pair(matches[g]);
       const uint32_t ka = static_cast<uint32_t>(key >> kShift), kb = static_cast<uint32_t>(key & ((Key{1} << kShift) - 1));
       m.clear();
-      for (; g < matches.size() && matches[g].pair == key; ++g) m.emplace_back(matches[g].pa, matches[g].pb);
+      for (; g < matches.size() && Codec::pair(matches[g]) == key; ++g) m.emplace_back(Codec::pa(matches[g]), Codec::pb(matches[g]));
       const Seq& sa = seqs[ka];
       const Seq& sb = seqs[kb];
       PairSearch search(sa, sb, opts);
@@ -688,8 +720,11 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
       }
     }
   };
-  if (blocks.size() <= 65536) search_pairs.template operator()<uint32_t>();
-  else search_pairs.template operator()<uint64_t>();
+  size_t longest = 0;
+  for (const Seq& q : seqs) longest = std::max(longest, q.size());
+  if (blocks.size() <= 65536 && longest <= 65536) search_pairs.template operator()<PackedMatches>();
+  else if (blocks.size() <= 65536) search_pairs.template operator()<WideMatches<uint32_t>>();
+  else search_pairs.template operator()<WideMatches<uint64_t>>();
   std::sort(out.begin(), out.end(), [](const ClonePair& x, const ClonePair& y) {
     // similarity and tokens last: two pairs of the same lines (token spans that differ within
     // their first or last line) come out in one order whatever order the block pairs ran in

@@ -89,6 +89,26 @@ TEST_CASE("clones: matched sub-range is reported", "[clones]") {
   CHECK(r[0].b.start_line == 100);
   CHECK(r[0].b.end_line == 105);
   CHECK(r[0].a.text.substr(0, 4) == "rows");
+  // each side's text is its lines, joined by line breaks, without the last one's
+  CHECK(r[0].a.text == std::string(kA).substr(0, std::string(kA).size() - 1));
+  CHECK(r[0].b.text == std::string(kB).substr(0, std::string(kB).size() - 1));
+}
+
+TEST_CASE("clones: the same pairs when a block holds more than 65,536 tokens", "[clones]") {
+  // positions no longer fit in 16 bits: the matches are kept as (pair, position, position)
+  std::vector<CodeBlock> few = {{"a.py", 10, 15, kA, {}}, {"b.py", 40, 45, kB, {}}};
+  std::string tail;
+  for (int i = 0; i < 25000; ++i) tail += "v = 1\n";  // 3 tokens a line
+  std::vector<CodeBlock> big = {{"a.py", 10, 25015, std::string(kA) + tail, {}}, few[1]};
+  auto small = find_clones(few);
+  auto large = find_clones(big);
+  REQUIRE(small.size() == 1);
+  REQUIRE(large.size() == 1);
+  CHECK(large[0].a.start_line == small[0].a.start_line);
+  CHECK(large[0].a.end_line == small[0].a.end_line);
+  CHECK(large[0].a.text == small[0].a.text);
+  CHECK(large[0].b.text == small[0].b.text);
+  CHECK(large[0].tokens == small[0].tokens);
 }
 
 namespace {
