@@ -411,10 +411,14 @@ namespace {
 
 void run_analyses(SourceModel::Lazy& z, Language lang, TSNode root, std::string_view text) {
   if (lang == Language::Python) {
-    if (analysis::unbound_tree_too_deep(root))
+    if (analysis::unbound_tree_too_deep(root)) {
       z.note = "unbound variables: the syntax tree nests deeper than " +
                std::to_string(analysis::kMaxUnboundTreeDepth) + " levels (an expression of hundreds of terms)";
-    z.unbound_reads = analysis::find_unbound_reads(root, text);
+    } else {
+      analysis::UnboundOptions o;
+      o.depth_checked = true;  // checked just above: one walk of the tree, not two
+      z.unbound_reads = analysis::find_unbound_reads(root, text, o);
+    }
     z.branch_chains = analysis::find_python_branches(root, text);
   } else if (lang == Language::Cpp) {
     z.branch_chains = analysis::find_cpp_branches(root, text);

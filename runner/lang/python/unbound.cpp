@@ -1756,7 +1756,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options) {
   std::vector<UnboundRead> out;
   if (ts_node_is_null(root) || !is(root, "module")) return out;
-  if (lang::deeper_than(root, kMaxUnboundTreeDepth)) return out;
+  if (!options.depth_checked && lang::deeper_than(root, kMaxUnboundTreeDepth)) return out;
 
   // Functions that never return (a fixed point over the file, see noreturn.hpp).
   std::vector<UnboundRead> scratch;

@@ -66,6 +66,9 @@ struct UnboundOptions {
   /// false: after a read the name counts as bound on the continuing path (a failing read
   /// raises), so only the first read of each path region is reported.
   bool every_read = true;
+  /// true: the caller has found unbound_tree_too_deep(root) false on this tree, so the analysis
+  /// does not walk the whole tree again to check it (run_analyses checks it once, for its note).
+  bool depth_checked = false;
 };
 
 /// Runs the analysis over every scope of one Python file.
@@ -100,7 +103,8 @@ struct UnboundOptions {
 /// Scopes whose subtree contains a syntax error are skipped. Results are ordered by
 /// (read_line, read_column). Never throws on any tree; a null/non-module root yields nothing.
 /// A tree deeper than kMaxUnboundTreeDepth levels (hostile nesting such as a 1 MB `a+a+...`
-/// line) yields nothing: the walks recurse once per level and must not overflow the stack.
+/// line) yields nothing: the walks recurse once per level and must not overflow the stack
+/// (with options.depth_checked the caller has checked this; the tree is not walked for it).
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source);
 std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source, const UnboundOptions& options);
 
