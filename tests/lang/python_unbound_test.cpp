@@ -66,6 +66,14 @@ TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]")
       {"same-file function that always raises is silent",
        "def die(m):\n    raise SystemExit(m)\ndef f(m):\n    if m:\n        n = 1\n    else:\n        die(m)\n    return n\n",
        {}},
+      {"a chain of calls to a function that always raises is silent (a fixed point, defined callers first)",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        a(m)\n    return n\n"
+       "def a(m):\n    b(m)\ndef b(m):\n    c(m)\ndef c(m):\n    raise SystemExit(m)\n",
+       {}},
+      {"a chain past four rounds of the fixed point still fires",
+       "def f(m):\n    if m:\n        n = 1\n    else:\n        a(m)\n    return n\n"
+       "def a(m):\n    b(m)\ndef b(m):\n    c(m)\ndef c(m):\n    d(m)\ndef d(m):\n    e(m)\ndef e(m):\n    raise SystemExit(m)\n",
+       {"n 6:12 branch"}},
       {"raise NotImplementedError body does not count as NoReturn",
        "def todo(m):\n    raise NotImplementedError\ndef f(m):\n    if m:\n        n = 1\n    else:\n        todo(m)\n    return n\n",
        {"n 8:12 branch"}},

@@ -87,14 +87,28 @@ NoReturnNames find_noreturn(TSNode root, std::string_view source, const EndsAbno
     if (ts_node_start_byte(f) > 0 && node_text(f, source).substr(0, 5) == "async") continue;
     candidates.emplace_back(f, in_class);
   }
+  // A candidate's answer depends on the names found so far only through the calls in its own
+  // text: one decided false is asked again only when a name found since (`added` past its
+  // `seen`) occurs in its text. The same answers as asking every candidate every round.
+  std::vector<std::string> added;
+  std::vector<size_t> seen(candidates.size(), 0);
   for (int round = 0; round < 4; ++round) {
     bool changed = false;
-    for (auto& [f, in_class] : candidates) {
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      auto& [f, in_class] = candidates[k];
       std::string name(node_text(field(f, "name"), source));
       auto& set = in_class ? nr.methods : nr.functions;
       if (set.count(name)) continue;
+      if (round > 0) {
+        std::string_view text = node_text(f, source);
+        bool mentions = false;
+        for (size_t i = seen[k]; i < added.size() && !mentions; ++i) mentions = text.find(added[i]) != std::string_view::npos;
+        if (!mentions) continue;
+      }
+      seen[k] = added.size();
       if (ends_abnormally(f, nr)) {
         set.insert(name);
+        added.push_back(name);
         changed = true;
       }
     }
