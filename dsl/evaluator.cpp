@@ -1065,9 +1065,9 @@ class Evaluator final : public RuleEngine {
     auto try_one = [&](const Value& v) {
       if (!v.is_string()) return false;
       const std::string& text = v.as_string();
-      // a literal prefilter: a text without a required hole's value cannot match
-      for (size_t k : cr.required)
-        if (!holes[k].empty() && text.find(holes[k]) == std::string::npos) return false;
+      // a literal prefilter: a text without the literals or hole values every match of one of
+      // the pattern's alternatives holds cannot match (literal_needs)
+      if (!cr.needs.passes(text, holes)) return false;
       if (!compiled) {
         re = cr.instance(holes);
         compiled = true;

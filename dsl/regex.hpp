@@ -25,6 +25,32 @@ namespace review::dsl {
 /// Compiled instances of one holed regex kept at a time (RE2 programs cost a few KB each).
 inline constexpr size_t kMaxRegexInstances = 256;
 
+/// Literal text that every match of a regex contains (a prefilter: a text without it cannot
+/// match, so RE2 need not be asked). Every match contains all the needs of at least one of `any`
+/// (one list per top-level alternative of the pattern). `any` empty: no prefilter.
+struct LiteralNeeds {
+  struct Need {
+    std::string text;  ///< a run of at least two literal characters; "" for a hole
+    int hole = -1;     ///< >= 0: the text inserted for holes[hole]
+  };
+  std::vector<std::vector<Need>> any;
+  /// Whether `text` holds every need of some alternative (true when `any` is empty). A hole's
+  /// value is `hole_values[hole]` (one per hole, as CompiledRegex::instance takes them); an
+  /// empty value is always held.
+  bool passes(std::string_view text, const std::vector<std::string>& hole_values) const;
+};
+
+/// The needs of `pattern` (RE2 syntax, `holes` its `{name}` holes): for each top-level
+/// alternative, the runs of literal characters and the holes outside every character class
+/// that no quantifier makes optional (`x?`, `x*`, `x{0,n}`), and those inside a group that
+/// every alternative of the group needs (the same text, or a hole of the same name and path).
+/// Escaped punctuation (`\.`) is literal; classes, `.`, anchors, `\b`, `\d` and the like end a
+/// run. No needs at all (`any` empty) when an alternative needs nothing, the pattern turns on
+/// case-insensitive matching (`(?i)`) anywhere, uses `\Q`, or quantifies a hole (`{w}?`
+/// quantifies the value's last character, or, when the value is empty, the atom before the
+/// hole): each would let a text that matches lack the literal as written.
+LiteralNeeds literal_needs(const std::string& pattern, const std::vector<RegexHole>& holes);
+
 /// Neither copyable nor movable (holds RE2 and a mutex); keep it in a unique_ptr.
 struct CompiledRegex {
   std::string pattern;                  ///< as written (after `\/` decoding)
@@ -36,6 +62,8 @@ struct CompiledRegex {
   /// no `\Q`, and not followed by a quantifier (required_holes). A text that lacks such a
   /// hole's value cannot match: the evaluator checks that before asking RE2 (a literal prefilter).
   std::vector<size_t> required;
+  /// The literal prefilter the evaluator applies before asking RE2 (literal_needs).
+  LiteralNeeds needs;
 
   /// Returns the regex for the given hole values (one per hole, in order, inserted quoted with
   /// RE2::QuoteMeta), compiling and caching it on first use; returns `re` when there are no
