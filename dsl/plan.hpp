@@ -24,9 +24,22 @@
 //    reads no `for` variable at all (`(once)`) is checked before the loops at run time when
 //    the facts it reads are at hand (queried already over the same scope): failing, the rule
 //    makes no binding (the evaluator's `early` check in run_body);
+//  - tabling (Datalog's memoised subgoals): a scanning condition that is not loop-invariant
+//    but binds nothing is tabled by the values of the names it reads (Filter::table); an
+//    exists/count nested in a condition that is evaluated every time (inside an `or` that binds
+//    captures) is tabled by the values of the field paths it reads (TabledBinder: `k.file`,
+//    not the fact `k`); `(once per value of ...)` in explain;
 //  - a regex set: a `for`/`exists` over a whole-tree scope whose `where` has no key but a
 //    conjunct `v.f ~ /R/` (no holes) reads the facts R matches, found for every such regex of
-//    the program at once (one RE2::Set pass per fact instead of one regex per rule per fact);
+//    the program at once (one RE2::Set pass per fact, in sets of at most 12 regexes, instead of
+//    one regex per rule per fact); an `or` of such regexes reads the union of their matches
+//    (Probe::alts), and the other such conjuncts of a constant or regex lookup narrow it to the
+//    facts every one matches (Probe::terms, `matched by` in explain). A conjunct the lookup
+//    answers exactly (no captures to bind) is not matched again (Filter::served, `(met by the
+//    index)`);
+//  - a literal prefilter on every regex match: a text must hold the literal runs and hole
+//    values that every match of one of the pattern's alternatives holds (literal_needs) before
+//    RE2 is asked;
 //  - reads by key (demand-driven evaluation, with a literal prefilter): when such a lookup reads
 //    a field spelled in the file text (FieldSchema::in_text) of a repository-wide or named
 //    scope whose facts are not built yet, only the files whose text holds the key's identifier
