@@ -1610,8 +1610,11 @@ class Evaluator final : public RuleEngine {
         if (!f.touches_change && b.value.is_fact()) f.touches_change = touches(b.value.as_fact());
     }
     if (at && !r.fors.empty()) {
-      f.witness.set(r.fors[0].var + ".file", at->file);
-      f.witness.set(r.fors[0].var + ".line", std::to_string(at->line));
+      // the location under the name of the variable it is: `at k` names k, else the first `for`
+      const std::string& var =
+          r.at && r.at->kind == Expr::Kind::Var && r.at->path.empty() ? r.at->text : r.fors[0].var;
+      f.witness.set(var + ".file", at->file);
+      f.witness.set(var + ".line", std::to_string(at->line));
     }
     f.problem = render(r.problem, &f.witness);
     f.impact = render(r.impact, nullptr);

@@ -155,6 +155,25 @@ TEST_CASE("evaluator: `at` moves the finding to another bound fact") {
   CHECK(eval_rule("for at in lines(changed) where at.code ~ /(?P<p>x)/").rfind("LOAD t.rules:5:", 0) == 0);
 }
 
+TEST_CASE("evaluator: the witness names the finding's location by the variable `at` names") {
+  const std::string text = rule("AT", "  for l in lines(changed) where l.added and l.code ~ /gfx942/\n"
+                                      "  for o in lines(repo) where o.file == \"other.py\"\n  at o") +
+                           rule("FIRST", "  for l in lines(changed) where l.added and l.code ~ /gfx942/\n"
+                                         "  for o in lines(repo) where o.file == \"other.py\"");
+  MemoryFacts m;
+  fill(m);
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  EvalResult res = evaluate(*r.program, m, {});
+  REQUIRE(res.findings.size() == 2);
+  for (const auto& f : res.findings) {
+    if (f.rule_id == "AT")  // other.py:3 is o's place, not l's
+      CHECK(f.witness == Witness{{"o.file", "other.py"}, {"o.line", "3"}});
+    else
+      CHECK(f.witness == Witness{{"l.file", "a.py"}, {"l.line", "1"}});
+  }
+}
+
 TEST_CASE("evaluator: lower, trim, len") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {
