@@ -46,6 +46,24 @@ TEST_CASE("clones: renamed copy in another file matches", "[clones]") {
   CHECK(r[0].similarity == Approx(1.0));
 }
 
+namespace {
+// `large` and `small` find one pair each, the same: files, lines, texts and size.
+void same_one_pair(const std::vector<review::analysis::ClonePair>& large,
+                   const std::vector<review::analysis::ClonePair>& small) {
+  REQUIRE(small.size() == 1);
+  REQUIRE(large.size() == 1);
+  CHECK(large[0].a.file == small[0].a.file);
+  CHECK(large[0].b.file == small[0].b.file);
+  CHECK(large[0].a.start_line == small[0].a.start_line);
+  CHECK(large[0].a.end_line == small[0].a.end_line);
+  CHECK(large[0].b.start_line == small[0].b.start_line);
+  CHECK(large[0].b.end_line == small[0].b.end_line);
+  CHECK(large[0].a.text == small[0].a.text);
+  CHECK(large[0].b.text == small[0].b.text);
+  CHECK(large[0].tokens == small[0].tokens);
+}
+}  // namespace
+
 TEST_CASE("clones: the same pairs past 65,536 blocks (block pairs no longer fit in 32 bits)", "[clones]") {
   // the copy sits behind 65,536 one-line blocks that match nothing: its pair is packed in 64 bits
   std::vector<CodeBlock> few = {{"a.py", 10, 15, kA, {}}, {"b.py", 40, 45, kB, {}}};
@@ -54,15 +72,7 @@ TEST_CASE("clones: the same pairs past 65,536 blocks (block pairs no longer fit 
   many.push_back(few[0]);
   for (int i = 0; i < 65536; ++i) many.push_back({"f" + std::to_string(i) + ".py", 1, 1, "x" + std::to_string(i) + " = 1\n", {}});
   many.push_back(few[1]);
-  auto small = find_clones(few);
-  auto large = find_clones(many);
-  REQUIRE(small.size() == 1);
-  REQUIRE(large.size() == 1);
-  CHECK(large[0].a.file == small[0].a.file);
-  CHECK(large[0].b.file == small[0].b.file);
-  CHECK(large[0].a.start_line == small[0].a.start_line);
-  CHECK(large[0].b.end_line == small[0].b.end_line);
-  CHECK(large[0].tokens == small[0].tokens);
+  same_one_pair(find_clones(many), find_clones(few));
 }
 
 TEST_CASE("clones: silent cases", "[clones]") {
@@ -100,15 +110,7 @@ TEST_CASE("clones: the same pairs when a block holds more than 65,536 tokens", "
   std::string tail;
   for (int i = 0; i < 25000; ++i) tail += "v = 1\n";  // 3 tokens a line
   std::vector<CodeBlock> big = {{"a.py", 10, 25015, std::string(kA) + tail, {}}, few[1]};
-  auto small = find_clones(few);
-  auto large = find_clones(big);
-  REQUIRE(small.size() == 1);
-  REQUIRE(large.size() == 1);
-  CHECK(large[0].a.start_line == small[0].a.start_line);
-  CHECK(large[0].a.end_line == small[0].a.end_line);
-  CHECK(large[0].a.text == small[0].a.text);
-  CHECK(large[0].b.text == small[0].b.text);
-  CHECK(large[0].tokens == small[0].tokens);
+  same_one_pair(find_clones(big), find_clones(few));
 }
 
 namespace {
