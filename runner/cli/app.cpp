@@ -98,7 +98,8 @@ void print_rule(const dsl::RuleMeta& r, std::ostream& out) {
 
 int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool plan, std::ostream& out,
                 std::ostream& err) {
-  if (rulesets.empty()) rulesets = shipped_ruleset_names();
+  const bool shipped = rulesets.empty();
+  if (shipped) rulesets = shipped_ruleset_names();
   std::vector<std::string> known;
   for (const auto& rs : rulesets) {
     dsl::LoadResult r = load_ruleset_arg(rs, {});
@@ -126,6 +127,7 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool p
     if (lower(k) == lower(id)) best = k;
   if (best.empty()) best = dsl::closest_name(id, known);
   if (!best.empty()) err << "; did you mean `" << best << "`?";
+  if (shipped) err << " (only the shipped rulesets were searched: for a rule of your own, add `-r FILE`)";
   err << "\n";
   return 2;
 }
@@ -305,7 +307,9 @@ int run(int argc, char** argv) {
   bool explain_plan = false;
   explain->add_flag("--plan", explain_plan,
                     "Print the rule's execution plan instead: per `for`, scan or index lookup, and the conditions "
-                    "checked there ((moved) = pushed down from a later clause)");
+                    "checked there ((moved) = checked as soon as the variables it reads are bound, not where it "
+                    "was written); `then`: the conditions checked once every `for` is bound; `binders`: how each "
+                    "exists/count finds its facts. docs/rule-language.md, \"Plans\", explains every mark");
   explain->footer("Example: runner explain D1b    runner explain MY1 -r team.rules    runner explain T-TIER --plan");
 
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");

@@ -251,6 +251,10 @@ TEST_CASE("check, test, explain, sources and list") {
   auto missing = runner({"explain", "PRINTX", "-r", "mini.rules"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err == "runner: no rule `PRINTX` in mini.rules; did you mean `PRINT1`?\n");
+  // without -r only the shipped rulesets are searched: the message says how to name one's own
+  auto unshipped = runner({"explain", "PRINT1"});
+  CHECK(unshipped.exit_code == 2);
+  CHECK(unshipped.err.find("for a rule of your own, add `-r FILE`") != std::string::npos);
 
   auto s = runner({"sources"});
   CHECK(s.exit_code == 0);
