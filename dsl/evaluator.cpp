@@ -693,7 +693,6 @@ class Evaluator final : public RuleEngine {
     }
   }
 
-
   /// The facts of a Word index with a token that is (w), starts with (<), ends with (>) or
   /// contains (~) the key's text, ascending; partial forms are cached per key.
   const std::vector<uint32_t>& word_candidates(Index& idx, const std::string& key) {
@@ -1060,8 +1059,7 @@ class Evaluator final : public RuleEngine {
     std::shared_ptr<const re2::RE2> re;
     bool compiled = false;
     std::vector<std::string> groups;
-    bool named = bind && std::any_of(cr.group_names.begin(), cr.group_names.end(),
-                                     [](const std::string& g) { return !g.empty(); });
+    const bool named = bind && cr.named;
     auto try_one = [&](const Value& v) {
       if (!v.is_string()) return false;
       const std::string& text = v.as_string();
@@ -1305,29 +1303,25 @@ class Evaluator final : public RuleEngine {
   /// The value of binder `e` (an exists or count with a domain): its domain scanned or looked
   /// up, its `where` evaluated on each element.
   Value binder(const Expr& e) {
-    {
-      {
-        bool count = e.kind == Expr::Kind::Count;
-        int64_t n = 0;
-        bool found = false;
-        size_t mark = env_.size();
-        auto pi = p_.probes.find(&e);
-        scan(*e.domain, pi == p_.probes.end() ? nullptr : &pi->second, [&](const Value& f) {
-          tick();
-          env_.push_back({e.binder, f, false});
-          bool ok = e.kids.empty() || eval(*e.kids[0]).truthy();
-          env_.resize(mark);
-          if (!ok) return true;
-          if (!count) {
-            found = true;
-            return false;
-          }
-          ++n;
-          return true;
-        });
-        return count ? Value(n) : Value(found);
+    bool count = e.kind == Expr::Kind::Count;
+    int64_t n = 0;
+    bool found = false;
+    size_t mark = env_.size();
+    auto pi = p_.probes.find(&e);
+    scan(*e.domain, pi == p_.probes.end() ? nullptr : &pi->second, [&](const Value& f) {
+      tick();
+      env_.push_back({e.binder, f, false});
+      bool ok = e.kids.empty() || eval(*e.kids[0]).truthy();
+      env_.resize(mark);
+      if (!ok) return true;
+      if (!count) {
+        found = true;
+        return false;
       }
-    }
+      ++n;
+      return true;
+    });
+    return count ? Value(n) : Value(found);
   }
 
   /// Whether every filter holds (a negated one must not). `probed`: the facts come from their
@@ -1380,23 +1374,21 @@ class Evaluator final : public RuleEngine {
   /// Appends `v` to a table key: a fact or list by its address (kept alive in `kept`, so the
   /// address stays its own), a scalar by its text.
   static void add_key(Value v, std::string& key, std::vector<Value>& kept) {
-    {
-      if (v.is_fact()) {
-        key += 'f' + std::to_string(reinterpret_cast<uintptr_t>(v.as_fact().get()));
-      } else if (v.is_list()) {
-        key += 'l' + std::to_string(reinterpret_cast<uintptr_t>(&v.as_list()));
-      } else if (v.is_string()) {
-        key += 's' + std::to_string(v.as_string().size()) + ':' + v.as_string();
-      } else if (v.is_int()) {
-        key += 'i' + std::to_string(v.as_int());
-      } else if (v.is_bool()) {
-        key += v.as_bool() ? "t" : "F";
-      } else {
-        key += 'n';
-      }
-      key += '\1';
-      if (v.is_fact() || v.is_list()) kept.push_back(std::move(v));
+    if (v.is_fact()) {
+      key += 'f' + std::to_string(reinterpret_cast<uintptr_t>(v.as_fact().get()));
+    } else if (v.is_list()) {
+      key += 'l' + std::to_string(reinterpret_cast<uintptr_t>(&v.as_list()));
+    } else if (v.is_string()) {
+      key += 's' + std::to_string(v.as_string().size()) + ':' + v.as_string();
+    } else if (v.is_int()) {
+      key += 'i' + std::to_string(v.as_int());
+    } else if (v.is_bool()) {
+      key += v.as_bool() ? "t" : "F";
+    } else {
+      key += 'n';
     }
+    key += '\1';
+    if (v.is_fact() || v.is_list()) kept.push_back(std::move(v));
   }
 
   /// The entry of `key` in `t`, else `compute()` stored under it. A table whose keys do not

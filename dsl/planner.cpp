@@ -634,10 +634,7 @@ class Planner {
     for (int i = 0; i < n; ++i) memoise(out.fors[i].filters, i);
     memoise(out.after, n - 1);
     // The conjunct a regex-set probe answers (Filter::served).
-    auto binds = [](const Probe& pr) {
-      const auto& groups = pr.regex->group_names;
-      return std::any_of(groups.begin(), groups.end(), [](const std::string& g) { return !g.empty(); });
-    };
+    auto binds = [](const Probe& pr) { return pr.regex->named; };
     for (auto& fp : out.fors) {
       if (!fp.probe) continue;
       std::vector<const Expr*> met;  // conjuncts the lookup answers exactly
@@ -767,31 +764,32 @@ std::string filter_text(const ast::Rule& r, const Filter& f) {
   return f.moved ? s + "  (moved)" : s;
 }
 
+/// A field path as written after a variable: {"dispatch", "subject"} -> "dispatch.subject".
+std::string dotted(const std::vector<std::string>& path) {
+  std::string s;
+  for (const auto& f : path) s += (s.empty() ? "" : ".") + f;
+  return s;
+}
+
 /// ", matched by .f /A/ [or .g /B/]" for each of `p.terms` ("" when none).
 std::string terms_text(const Probe& p) {
   std::string s;
   for (const auto& t : p.terms) {
     s += ", matched by";
     for (size_t k = 0; k < t.size(); ++k) {
-      s += k ? " or ." : " .";
-      for (size_t i = 0; i < t[k].path.size(); ++i) s += (i ? "." : "") + t[k].path[i];
-      s += " /" + t[k].regex->pattern + "/";
+      s += (k ? " or ." : " .") + dotted(t[k].path) + " /" + t[k].regex->pattern + "/";
     }
   }
   return s;
 }
 
 std::string index_text(const ast::Domain& d, const Probe& p) {
-  std::string field;
-  for (const auto& x : p.path) field += "." + x;
-  std::string s = "index " + ast::dump(d) + " by " + field;
+  std::string s = "index " + ast::dump(d) + " by ." + dotted(p.path);
   switch (p.kind) {
     case Probe::Kind::Equal: {
       s += " = " + ast::dump(*p.key);
       for (const auto& a : p.also) {
-        s += " and .";
-        for (size_t i = 0; i < a.path.size(); ++i) s += (i ? "." : "") + a.path[i];
-        s += " = " + ast::dump(*a.key);
+        s += " and ." + dotted(a.path) + " = " + ast::dump(*a.key);
       }
       return s + terms_text(p);
     }
@@ -816,9 +814,7 @@ std::string index_text(const ast::Domain& d, const Probe& p) {
     case Probe::Kind::Regex: {
       s += " matching /" + p.regex->pattern + "/";
       for (const auto& a : p.alts) {
-        s += " or .";
-        for (size_t i = 0; i < a.path.size(); ++i) s += (i ? "." : "") + a.path[i];
-        s += " matching /" + a.regex->pattern + "/";
+        s += " or ." + dotted(a.path) + " matching /" + a.regex->pattern + "/";
       }
       return s + " (regex set)" + terms_text(p);
     }
@@ -959,10 +955,8 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
                          (pi != p.probes.end() ? probe_text(p, *e.domain, pi->second) : "scan");
       if (auto tb = plan.binders.find(&e); tb != plan.binders.end()) {
         std::string reads;
-        for (const auto& rd : tb->second.reads) {
-          reads += (reads.empty() ? "" : ", ") + rd.name;
-          for (const auto& f : rd.path) reads += "." + f;
-        }
+        for (const auto& rd : tb->second.reads)
+          reads += (reads.empty() ? "" : ", ") + rd.name + (rd.path.empty() ? "" : "." + dotted(rd.path));
         text += "  (once per value of " + (reads.empty() ? std::string("nothing") : reads) + ")";
       }
       binders.emplace_back(e.span.offset, std::move(text));

@@ -346,7 +346,10 @@ std::unique_ptr<CompiledRegex> compile_regex(const std::string& pattern, std::st
   }
   c->group_names.assign(static_cast<size_t>(re->NumberOfCapturingGroups()) + 1, "");
   for (const auto& [name, idx] : re->NamedCapturingGroups())
-    if (idx >= 0 && static_cast<size_t>(idx) < c->group_names.size()) c->group_names[idx] = name;
+    if (idx >= 0 && static_cast<size_t>(idx) < c->group_names.size()) {
+      c->group_names[idx] = name;
+      c->named = true;
+    }
   c->re = std::move(re);
   return c;
 }

@@ -57,6 +57,7 @@ struct CompiledRegex {
   std::vector<RegexHole> holes;
   std::shared_ptr<const re2::RE2> re;   ///< the static regex (holes replaced by `x`)
   std::vector<std::string> group_names; ///< by group index (1-based; [0] unused); "" = unnamed
+  bool named = false;                   ///< some group has a name: a match binds captures
   /// The holes (indexes into `holes`) whose inserted text every match contains: outside every
   /// group and character class, in a pattern with no alternation, no case-insensitive flag and
   /// no `\Q`, and not followed by a quantifier (required_holes). A text that lacks such a
