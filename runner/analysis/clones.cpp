@@ -1,6 +1,7 @@
 #include "runner/analysis/clones.hpp"
 
 #include "runner/analysis/parallel_for.hpp"
+#include "runner/analysis/radix_sort.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -339,6 +341,12 @@ class PairSearch {
  public:
   PairSearch(const Seq& a, const Seq& b, const CloneOptions& o) : a_(a), b_(b), o_(o), dice_(a, b) {}
 
+  // Both sides of x span at least min_lines lines and min_tokens tokens.
+  bool big_enough(const Span& x) const {
+    return lines(a_, x.a0, x.a1) >= o_.min_lines && lines(b_, x.b0, x.b1) >= o_.min_lines &&
+           static_cast<int>(x.a1 - x.a0) >= o_.min_tokens && static_cast<int>(x.b1 - x.b0) >= o_.min_tokens;
+  }
+
   // Searches runs [lo,hi] (inclusive) of one chain; appends every passing span.
   void search(const std::vector<Run>& runs, size_t lo, size_t hi, std::vector<std::pair<Span, double>>& out) {
     if (lo > hi || hi >= runs.size()) return;
@@ -367,10 +375,6 @@ class PairSearch {
     return {r[lo].a0, r[hi].a1, r[lo].b0, r[hi].b1};
   }
   int lines(const Seq& s, size_t from, size_t to) const { return s.line[to - 1] - s.line[from] + 1; }
-  bool big_enough(const Span& x) const {
-    return lines(a_, x.a0, x.a1) >= o_.min_lines && lines(b_, x.b0, x.b1) >= o_.min_lines &&
-           static_cast<int>(x.a1 - x.a0) >= o_.min_tokens && static_cast<int>(x.b1 - x.b0) >= o_.min_tokens;
-  }
   static bool mostly_code(const Seq& s, size_t from, size_t to) {
     size_t table = 0, code = 0;
     for (size_t i = from; i < to; ++i) {
@@ -396,21 +400,44 @@ class PairSearch {
   size_t budget_ = kMaxScores;
 };
 
-// Groups shared windows (sorted by position in a, then b) into chains increasing in both
-// positions with gaps of at most kMaxGap; each chain as its runs of consecutive windows.
-std::vector<std::vector<Run>> chains_of(const std::vector<std::pair<uint32_t, uint32_t>>& m) {
+// Shared windows (sorted by position in a, then b) grouped into chains increasing in both
+// positions with gaps of at most kMaxGap; each chain as its runs of consecutive windows. The
+// runs of every chain share one pool, linked chain by chain: an audit makes millions of chains,
+// most of one window, and a vector per chain was most of the time spent making them.
+struct Chains {
+  std::vector<Run> pool;
+  std::vector<uint32_t> next;  ///< the chain's next run in pool, or kNone
+  struct Chain {
+    uint32_t first, last;  ///< first and last run in pool
+  };
+  std::vector<Chain> chains;  ///< in the order they were closed
+
+  /// The chain's runs in order.
+  std::vector<Run> runs(const Chain& c) const {
+    std::vector<Run> out;
+    for (uint32_t r = c.first; r != kNone; r = next[r]) out.push_back(pool[r]);
+    return out;
+  }
+};
+
+Chains chains_of(const std::vector<std::pair<uint32_t, uint32_t>>& m) {
   struct Open {
-    std::vector<Run> runs;
+    Chains::Chain c;
     uint32_t la, lb;  // last window
   };
+  Chains out;
   std::vector<Open> open;
-  std::vector<std::vector<Run>> done;
+  auto new_run = [&](uint32_t pa, uint32_t pb) {
+    out.pool.push_back({pa, pa + static_cast<uint32_t>(kSeed), pb, pb + static_cast<uint32_t>(kSeed)});
+    out.next.push_back(kNone);
+    return static_cast<uint32_t>(out.pool.size() - 1);
+  };
   for (auto [pa, pb] : m) {
     // close chains that cannot be extended any more
     for (size_t i = 0; i < open.size();) {
       if (open[i].la + kMaxGap < pa) {
-        done.push_back(std::move(open[i].runs));
-        open[i] = std::move(open.back());
+        out.chains.push_back(open[i].c);
+        open[i] = open.back();
         open.pop_back();
       } else {
         ++i;
@@ -425,21 +452,24 @@ std::vector<std::vector<Run>> chains_of(const std::vector<std::pair<uint32_t, ui
       if (!best || cost < best_cost) best = &c, best_cost = cost;
     }
     if (!best) {
-      open.push_back({{{pa, pa + static_cast<uint32_t>(kSeed), pb, pb + static_cast<uint32_t>(kSeed)}}, pa, pb});
+      uint32_t r = new_run(pa, pb);
+      open.push_back({{r, r}, pa, pb});
       continue;
     }
-    Run& r = best->runs.back();
+    Run& r = out.pool[best->c.last];
     if (pa == best->la + 1 && pb == best->lb + 1) {
       r.a1 = pa + static_cast<uint32_t>(kSeed);
       r.b1 = pb + static_cast<uint32_t>(kSeed);
     } else {
-      best->runs.push_back({pa, pa + static_cast<uint32_t>(kSeed), pb, pb + static_cast<uint32_t>(kSeed)});
+      uint32_t n = new_run(pa, pb);
+      out.next[best->c.last] = n;
+      best->c.last = n;
     }
     best->la = pa;
     best->lb = pb;
   }
-  for (auto& c : open) done.push_back(std::move(c.runs));
-  return done;
+  for (auto& c : open) out.chains.push_back(c.c);
+  return out;
 }
 
 // Splits every run where its tokens in `a` change line, so that a chain can be trimmed a line
@@ -592,7 +622,6 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   struct Seed {
     uint64_t hash;
     uint32_t block, pos;
-    bool operator<(const Seed& o) const { return std::tie(hash, block, pos) < std::tie(o.hash, o.block, o.pos); }
   };
   auto window = window_hash;
   auto known_blank = [&](uint64_t h) { return known && known->blank.count(h) > 0; };
@@ -601,7 +630,8 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   for (uint32_t bi = 0; bi < seqs.size(); ++bi)
     for (size_t i = 0; i + kSeed <= seqs[bi].blank.size(); ++i)
       seeds.push_back({window(seqs[bi].blank, i), bi, static_cast<uint32_t>(i)});
-  std::sort(seeds.begin(), seeds.end());
+  // made in (block, position) order: stable by hash is by (hash, block, position)
+  radix_sort(seeds, [](const Seed& x) { return x.hash; });
   // A window too frequent with identifiers blanked (field declarations, kernel parameter lists)
   // is a seed only where its exact tokens, names included, are rare: exact copies of such code
   // are still found, renamed ones are not.
@@ -613,7 +643,9 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
         exact_seeds.push_back({window(seqs[seeds[k].block].exact, seeds[k].pos), seeds[k].block, seeds[k].pos});
     g = e;
   }
-  std::sort(exact_seeds.begin(), exact_seeds.end());
+  // by hash; within a hash in the order of the groups above (a group's windows give the same
+  // matches in any order: each pair is ordered by file below, and the matches are sorted)
+  radix_sort(exact_seeds, [](const Seed& x) { return x.hash; });
   for (auto& q : seqs) std::vector<uint64_t>().swap(q.exact);  // read only by the seeds
   // each block's file as its rank among the distinct file names (byte order): the pair loop
   // below compares integers, not paths
@@ -681,7 +713,10 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     // the groups are read no more (the pairs below read the matches): freed before the search
     std::vector<Member>().swap(members);
     std::vector<size_t>().swap(group_end);
-    std::sort(matches.begin(), matches.end());
+    if constexpr (std::is_same_v<Match, uint64_t>)
+      radix_sort(matches, [](uint64_t x) { return x; });
+    else
+      std::sort(matches.begin(), matches.end());
     std::vector<std::pair<uint32_t, uint32_t>> m;
     for (size_t g = 0; g < matches.size();) {
       const Key key = Codec::pair(matches[g]);
@@ -692,9 +727,13 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
       const Seq& sb = seqs[kb];
       PairSearch search(sa, sb, opts);
       std::vector<std::pair<Span, double>> found;
-      for (const auto& chain : chains_of(m)) {
-        if (chain.empty()) continue;
-        auto runs = by_line(chain, sa);
+      const Chains chains = chains_of(m);
+      for (const Chains::Chain& c : chains.chains) {
+        // a chain too small as a whole gives nothing (search() only shrinks it): most are one
+        // window, and are not split into lines
+        const Run &first = chains.pool[c.first], &last = chains.pool[c.last];
+        if (!search.big_enough({first.a0, last.a1, first.b0, last.b1})) continue;
+        auto runs = by_line(chains.runs(c), sa);
         search.search(runs, 0, runs.size() - 1, found);
       }
       // keep the maximal ones: drop a span whose both sides lie inside another's
