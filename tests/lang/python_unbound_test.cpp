@@ -74,6 +74,26 @@ TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]")
        "def f(m):\n    if m:\n        n = 1\n    else:\n        a(m)\n    return n\n"
        "def a(m):\n    b(m)\ndef b(m):\n    c(m)\ndef c(m):\n    d(m)\ndef d(m):\n    e(m)\ndef e(m):\n    raise SystemExit(m)\n",
        {"n 6:12 branch"}},
+      // a helper that never returns, by each way a path can end without `raise` in the helper
+      {"same-file function that loops forever is silent",
+       "def serve(m):\n    while True:\n        g(m)\ndef f(m):\n    if m:\n        n = 1\n    else:\n        serve(m)\n    return n\n",
+       {}},
+      {"same-file function that asserts False is silent",
+       "def bad(m):\n    assert False, m\ndef f(m):\n    if m:\n        n = 1\n    else:\n        bad(m)\n    return n\n", {}},
+      {"same-file function that calls sys.exit is silent",
+       "import sys\ndef stop(m):\n    sys.exit(m)\ndef f(m):\n    if m:\n        n = 1\n    else:\n        stop(m)\n    return n\n",
+       {}},
+      {"same-file function that calls parser.error is silent",
+       "def usage(parser):\n    parser.error('bad')\ndef f(parser, m):\n    if m:\n        n = 1\n    else:\n        usage(parser)\n"
+       "    return n\n",
+       {}},
+      {"a method that calls self.fail is silent through self",
+       "class T:\n    def stop(self, m):\n        self.fail(m)\n    def f(self, m):\n        if m:\n            n = 1\n        else:\n"
+       "            self.stop(m)\n        return n\n",
+       {}},
+      {"a same-file function that only calls another is not never-returning",
+       "def log(m):\n    print(m)\ndef f(m):\n    if m:\n        n = 1\n    else:\n        log(m)\n    return n\n",
+       {"n 8:12 branch"}},
       {"raise NotImplementedError body does not count as NoReturn",
        "def todo(m):\n    raise NotImplementedError\ndef f(m):\n    if m:\n        n = 1\n    else:\n        todo(m)\n    return n\n",
        {"n 8:12 branch"}},

@@ -1743,6 +1743,24 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
   }
 }
 
+// False when no path of a function with this text can end other than by reaching the end of its
+// body or a `return`, read from the text alone: the Analyzer ends a path only at a `return`
+// (never-returning needs none), a `raise`, a call is_noreturn_call names (its callee's text is in
+// the text: for `self.m`/`cls.m` the name m, for `….error`/`….exit` the receiver's "parser"), a `while` whose
+// condition is constantly true, or an `assert` of a false constant; a break or continue goes on
+// after its loop. Without one of those words in the text, the Analyzer's answer is false: it
+// is not run.
+bool may_end_abnormally(std::string_view text, const NoReturnNames& known) {
+  auto has = [&](std::string_view w) { return text.find(w) != std::string_view::npos; };
+  if (has("raise") || has("while") || has("assert") || has("parser")) return true;
+  for (std::string_view c : noreturn_callees())
+    if (has(c)) return true;
+  for (const auto* names : {&known.functions, &known.methods})
+    for (const auto& n : *names)
+      if (has(n)) return true;
+  return false;
+}
+
 }  // namespace
 
 bool unbound_tree_too_deep(TSNode root) {
@@ -1761,6 +1779,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
   // Functions that never return (a fixed point over the file, see noreturn.hpp).
   std::vector<UnboundRead> scratch;
   NoReturnNames nr = find_noreturn(root, source, [&](TSNode f, const NoReturnNames& known) {
+    if (!may_end_abnormally(node_text(f, source), known)) return false;  // most candidates
     Analyzer a(source, scratch, known.functions, known.methods);
     ScopeJob job{f, std::string(node_text(field(f, "name"), source)), "function", {}};
     ScopeInfo info;
