@@ -714,7 +714,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     std::vector<Member>().swap(members);
     std::vector<size_t>().swap(group_end);
     if constexpr (std::is_same_v<Match, uint64_t>)
-      radix_sort(matches, [](uint64_t x) { return x; });
+      radix_sort_in_place(matches);  // no second buffer: the matches are the search's peak
     else
       std::sort(matches.begin(), matches.end());
     std::vector<std::pair<uint32_t, uint32_t>> m;
