@@ -75,3 +75,19 @@ TEST_CASE("glob_match: segments, alternatives and classes keep their meaning") {
   CHECK_FALSE(glob_match("x[", "x["));
   CHECK_FALSE(glob_match("{a,b", "a"));
 }
+
+TEST_CASE("glob_match: a pattern's answers stay the same when it is matched again, past the bound on compiled patterns") {
+  // compiled programs are kept per pattern and dropped all at once past 4,096: the pattern
+  // matched first, a malformed one and one made from a temporary string answer the same after
+  CHECK(glob_match("src/*.py", "src/a.py"));
+  CHECK_FALSE(glob_match("[unclosed", "["));
+  for (int i = 0; i < 5000; ++i) {
+    std::string pat = "dir" + std::to_string(i) + "/*.py";
+    CHECK(glob_match(pat, "dir" + std::to_string(i) + "/x.py"));
+    CHECK_FALSE(glob_match(pat, "dir" + std::to_string(i + 1) + "/x.py"));
+  }
+  CHECK(glob_match("src/*.py", "src/a.py"));
+  CHECK_FALSE(glob_match("src/*.py", "src/a/b.py"));
+  CHECK_FALSE(glob_match("[unclosed", "["));
+  CHECK(glob_match(std::string("*.{cu,hip}"), "k.hip"));
+}
