@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "dsl/ast.hpp"
@@ -19,7 +20,7 @@ namespace review::dsl {
 
 /// Compiled regex of every `~`/`!~` right-hand side (the Regex literal node, or the Var naming a
 /// regex `let`) and of every regex `let` value.
-using CheckedRegexes = std::map<const ast::Expr*, std::shared_ptr<const CompiledRegex>>;
+using CheckedRegexes = std::unordered_map<const ast::Expr*, std::shared_ptr<const CompiledRegex>>;
 
 struct CheckResult {
   std::vector<Diagnostic> diagnostics;

@@ -336,7 +336,7 @@ class Evaluator final : public RuleEngine {
   uint64_t serial_ = 0;
   std::map<std::string, bool> kinds_;
   std::map<std::string, Value::List> by_tag_;
-  std::map<std::string, const std::vector<FactPtr>*> cache_;
+  std::unordered_map<std::string, const std::vector<FactPtr>*> cache_;  ///< query_key -> facts
   std::unordered_map<std::string, bool> in_text_;  ///< source '\0' field -> probe_in_text
   std::string key_words_key_;
   bool pr_loaded_ = false;
