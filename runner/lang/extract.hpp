@@ -39,6 +39,17 @@ class Builder {
   std::string_view source;
   std::string code;                     ///< copy of source, blanked in place
   std::deque<std::string> prefixes;     ///< prefixes[0] == ""
+  /// The deepest node the walk reached (the root is at 0), and whether some node below a node
+  /// the walk stopped at was not reached (then `deepest` bounds nothing). With `deepest_exact`,
+  /// no node of the tree is deeper than `deepest`: a depth check need not walk the tree again.
+  int deepest = 0;
+  bool deepest_exact = true;
+  /// Notes a node at `depth` that the walk reached: `unwalked_children` says whether it has
+  /// children the walk will not reach (any beneath it then counts as unseen).
+  void reached(int depth, bool unwalked_children) {
+    if (depth > deepest) deepest = depth;
+    if (unwalked_children) deepest_exact = false;
+  }
 
   std::string_view text(TSNode n) const { return node_text(n, source); }
   std::string str(TSNode n) const { return std::string(text(n)); }

@@ -405,13 +405,18 @@ struct SourceModel::Lazy {
   std::vector<analysis::BranchChain> branch_chains;
   std::string note;  ///< why an analysis did not run ("" = all ran)
   std::atomic<bool> ran{false};  ///< the call_once above has run (analyses_ran)
+  /// No node of the file's tree is deeper than this (the extraction's walk reached every node:
+  /// Builder::deepest_exact); -1 when unknown.
+  int depth_bound = -1;
 };
 
 namespace {
 
 void run_analyses(SourceModel::Lazy& z, Language lang, TSNode root, std::string_view text) {
   if (lang == Language::Python) {
-    if (analysis::unbound_tree_too_deep(root)) {
+    // the extraction's walk already measured the tree when it reached every node: no second walk
+    const bool known_shallow = z.depth_bound >= 0 && z.depth_bound <= analysis::kMaxUnboundTreeDepth;
+    if (!known_shallow && analysis::unbound_tree_too_deep(root)) {
       z.note = "unbound variables: the syntax tree nests deeper than " +
                std::to_string(analysis::kMaxUnboundTreeDepth) + " levels (an expression of hundreds of terms)";
     } else {
@@ -531,6 +536,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
       if (m->language == Language::Cpp) detail::extract_cpp_preprocessor(*m);
       m->has_errors = m->has_errors || tree.has_error();
       m->lazy = std::make_shared<SourceModel::Lazy>();
+      if (m->language == Language::Python && b.deepest_exact) m->lazy->depth_bound = b.deepest;
       if (opts.analyses)
         std::call_once(m->lazy->once, [&] {
           run_analyses(*m->lazy, m->language, tree.root(), text);

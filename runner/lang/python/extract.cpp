@@ -90,16 +90,22 @@ class PyWalker {
 
   void visit(TSTreeCursor* c, const Ctx& ctx, Kind parent, int depth) {
     TSNode n = ts_tree_cursor_current_node(c);
-    if (!ts_node_is_named(n)) return;
+    if (!ts_node_is_named(n)) {
+      reached_tree(n, depth);  // a leaf, or a few leaves (`is not`, `not in`)
+      return;
+    }
     if (depth > kMaxDepth) {
+      b_.reached(depth, ts_node_child_count(n) > 0);  // too deep for any use of the measure
       b_.model.has_errors = true;
       return;
     }
     Kind type = kind_of(n);
     if (type == kComment) {
+      reached_tree(n, depth);
       b_.comment(n);
       return;
     }
+    b_.reached(depth, false);  // its children are visited below (a string's in string())
     if (parent == kModule || parent == kBlock) statement(n, ts_node_type(n), ctx);
     if (type == kString) {
       string(c, n, ctx, depth);
@@ -125,6 +131,27 @@ class PyWalker {
     visit_children(c, inner, type, depth);
   }
 
+  // Notes the depth of `n` (at `depth`) and of every node below it, which visit() does not
+  // reach (a string's parts, an anonymous node's leaves): Builder::deepest stays the tree's.
+  void reached_tree(TSNode n, int depth) {
+    b_.reached(depth, false);
+    if (ts_node_child_count(n) == 0) return;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    int d = depth;
+    for (;;) {
+      if (ts_tree_cursor_goto_first_child(&c)) {
+        b_.reached(++d, false);
+        continue;
+      }
+      while (d > depth && !ts_tree_cursor_goto_next_sibling(&c)) {
+        ts_tree_cursor_goto_parent(&c);
+        --d;
+      }
+      if (d == depth) break;
+    }
+    ts_tree_cursor_delete(&c);
+  }
+
   // A string: contents blanked, delimiters and f-string interpolations kept as code.
   void string(TSTreeCursor* c, TSNode n, const Ctx& ctx, int depth) {
     b_.mark(n, ctx);
@@ -143,6 +170,10 @@ class PyWalker {
         for (uint32_t i = ts_node_start_byte(ch); i < ts_node_end_byte(ch) && i < b_.code.size(); ++i)
           b_.code[i] = b_.source[i];
         visit(c, ctx, kString, depth + 1);
+      } else {
+        // string_start, string_content (its escape sequences below it), string_end: not
+        // visited, but their depth counts
+        reached_tree(ch, depth + 1);
       }
     } while (ts_tree_cursor_goto_next_sibling(c));
     ts_tree_cursor_goto_parent(c);
