@@ -698,25 +698,49 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
       }
     std::vector<Seed>().swap(seeds);
     std::vector<Seed>().swap(exact_seeds);
-    matches.reserve(bound);
-    for (size_t gi = 0, g = 0; gi < group_end.size(); g = group_end[gi++]) {
-      const size_t e = group_end[gi];
-      for (size_t x = g; x < e; ++x)
-        for (size_t y = x + 1; y < e; ++y) {
-          uint32_t ba = members[x].block, pa = members[x].pos, bb = members[y].block, pb = members[y].pos;
-          if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
-          if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
-          if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
-          matches.push_back(Codec::make(static_cast<Key>((static_cast<Key>(ba) << kShift) | bb), pa, pb));
-        }
+    // every shared window of two blocks of different files, one of them added: f(a, pa, b, pb)
+    // with a's file before b's
+    auto each_match = [&](auto&& f) {
+      for (size_t gi = 0, g = 0; gi < group_end.size(); g = group_end[gi++]) {
+        const size_t e = group_end[gi];
+        for (size_t x = g; x < e; ++x)
+          for (size_t y = x + 1; y < e; ++y) {
+            uint32_t ba = members[x].block, pa = members[x].pos, bb = members[y].block, pb = members[y].pos;
+            if (ba == bb || file_rank[ba] == file_rank[bb]) continue;
+            if (!blocks[ba].added && !blocks[bb].added) continue;  // existing code with itself
+            if (file_rank[ba] > file_rank[bb]) std::swap(ba, bb), std::swap(pa, pb);
+            f(ba, pa, bb, pb);
+          }
+      }
+    };
+    auto make = [&](uint32_t ba, uint32_t pa, uint32_t bb, uint32_t pb) {
+      return Codec::make(static_cast<Key>((static_cast<Key>(ba) << kShift) | bb), pa, pb);
+    };
+    if constexpr (std::is_same_v<Match, uint64_t>) {
+      // Sorted without a second array of them (they are the search's peak): counted per block
+      // a first, then each made straight into its block's slice (a counting sort by a, the
+      // key's top bits), and each slice sorted on its own (a radix sort, in cache)
+      std::vector<size_t> at(blocks.size() + 1, 0);
+      each_match([&](uint32_t ba, uint32_t, uint32_t, uint32_t) { ++at[ba + 1]; });
+      for (size_t b = 0; b < blocks.size(); ++b) at[b + 1] += at[b];
+      matches.resize(at.back());
+      std::vector<size_t> next(at.begin(), at.end() - 1);
+      each_match([&](uint32_t ba, uint32_t pa, uint32_t bb, uint32_t pb) { matches[next[ba]++] = make(ba, pa, bb, pb); });
+      std::vector<uint64_t> slice;
+      for (size_t b = 0; b < blocks.size(); ++b) {
+        if (at[b + 1] - at[b] < 2) continue;
+        slice.assign(matches.begin() + static_cast<std::ptrdiff_t>(at[b]), matches.begin() + static_cast<std::ptrdiff_t>(at[b + 1]));
+        radix_sort(slice, [](uint64_t x) { return x; });
+        std::copy(slice.begin(), slice.end(), matches.begin() + static_cast<std::ptrdiff_t>(at[b]));
+      }
+    } else {
+      matches.reserve(bound);
+      each_match([&](uint32_t ba, uint32_t pa, uint32_t bb, uint32_t pb) { matches.push_back(make(ba, pa, bb, pb)); });
+      std::sort(matches.begin(), matches.end());
     }
     // the groups are read no more (the pairs below read the matches): freed before the search
     std::vector<Member>().swap(members);
     std::vector<size_t>().swap(group_end);
-    if constexpr (std::is_same_v<Match, uint64_t>)
-      radix_sort_in_place(matches);  // no second buffer: the matches are the search's peak
-    else
-      std::sort(matches.begin(), matches.end());
     std::vector<std::pair<uint32_t, uint32_t>> m;
     for (size_t g = 0; g < matches.size();) {
       const Key key = Codec::pair(matches[g]);

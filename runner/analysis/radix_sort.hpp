@@ -6,7 +6,6 @@
 //   review::analysis::radix_sort(seeds, [](const Seed& s) { return s.hash; });
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -49,57 +48,6 @@ void radix_sort(std::vector<T>& v, Key&& key) {
     std::swap(from, to);
   }
   if (from != &v) v.swap(buffer);
-}
-
-/// Sorts `v` ascending in place, without a second buffer: a most-significant-digit radix sort
-/// that moves each value into its byte's bucket by swaps (McIlroy, Bostic and McIlroy's
-/// "American flag sort", Computing Systems 6(1), 1993), starting at the highest byte in which
-/// the values differ; buckets of at most 64 values go to std::sort. Unstable, which for plain
-/// integers is no difference. For a vector whose size is the peak of memory: radix_sort needs n
-/// more elements. Never throws.
-inline void radix_sort_in_place(std::vector<uint64_t>& v) {
-  if (v.size() < 2) return;
-  uint64_t differ = 0;  // the bits in which some value differs from the first
-  for (uint64_t x : v) differ |= x ^ v[0];
-  if (differ == 0) return;
-  int top = 7;
-  while (((differ >> (8 * top)) & 0xff) == 0) --top;
-  struct Slice {
-    std::size_t from, to;
-    int byte;
-  };
-  std::vector<Slice> todo{{0, v.size(), top}};
-  while (!todo.empty()) {
-    const Slice s = todo.back();
-    todo.pop_back();
-    if (s.to - s.from <= 64) {
-      std::sort(v.begin() + static_cast<std::ptrdiff_t>(s.from), v.begin() + static_cast<std::ptrdiff_t>(s.to));
-      continue;
-    }
-    const int shift = 8 * s.byte;
-    std::array<std::size_t, 256> count{};
-    for (std::size_t i = s.from; i < s.to; ++i) ++count[(v[i] >> shift) & 0xff];
-    std::array<std::size_t, 256> head{}, end{};
-    std::size_t at = s.from;
-    for (std::size_t d = 0; d < 256; ++d) {
-      head[d] = at;
-      at += count[d];
-      end[d] = at;
-    }
-    for (std::size_t d = 0; d < 256; ++d)
-      while (head[d] < end[d]) {
-        uint64_t x = v[head[d]];
-        std::size_t e = (x >> shift) & 0xff;
-        while (e != d) {  // carry x to its bucket, taking the value there on
-          std::swap(x, v[head[e]++]);
-          e = (x >> shift) & 0xff;
-        }
-        v[head[d]++] = x;
-      }
-    if (s.byte == 0) continue;
-    for (std::size_t d = 0, from = s.from; d < 256; from += count[d], ++d)
-      if (count[d] > 1) todo.push_back({from, from + count[d], s.byte - 1});
-  }
 }
 
 }  // namespace review::analysis
