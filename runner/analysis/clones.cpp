@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -719,19 +720,21 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
     if constexpr (std::is_same_v<Match, uint64_t>) {
       // Sorted without a second array of them (they are the search's peak): counted per block
       // a first, then each made straight into its block's slice (a counting sort by a, the
-      // key's top bits), and each slice sorted on its own (a radix sort, in cache)
+      // key's top bits), and each slice sorted on its own
       std::vector<size_t> at(blocks.size() + 1, 0);
       each_match([&](uint32_t ba, uint32_t, uint32_t, uint32_t) { ++at[ba + 1]; });
       for (size_t b = 0; b < blocks.size(); ++b) at[b + 1] += at[b];
       matches.resize(at.back());
       std::vector<size_t> next(at.begin(), at.end() - 1);
       each_match([&](uint32_t ba, uint32_t pa, uint32_t bb, uint32_t pb) { matches[next[ba]++] = make(ba, pa, bb, pb); });
-      std::vector<uint64_t> slice;
+      // a slice of more than kInPlace (a pull request's one large added file can hold nearly all
+      // of them) is sorted in place: the radix sort's buffer would double the peak
+      constexpr size_t kInPlace = size_t{1} << 18;
+      std::vector<uint64_t> buffer;
       for (size_t b = 0; b < blocks.size(); ++b) {
-        if (at[b + 1] - at[b] < 2) continue;
-        slice.assign(matches.begin() + static_cast<std::ptrdiff_t>(at[b]), matches.begin() + static_cast<std::ptrdiff_t>(at[b + 1]));
-        radix_sort(slice, [](uint64_t x) { return x; });
-        std::copy(slice.begin(), slice.end(), matches.begin() + static_cast<std::ptrdiff_t>(at[b]));
+        std::span<uint64_t> slice(matches.data() + at[b], at[b + 1] - at[b]);
+        if (slice.size() > kInPlace) std::sort(slice.begin(), slice.end());
+        else radix_sort(slice, [](uint64_t x) { return x; }, buffer);
       }
     } else {
       matches.reserve(bound);

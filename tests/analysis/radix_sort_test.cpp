@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "catch.hpp"
@@ -47,4 +48,13 @@ TEST_CASE("radix_sort: keys that differ only in the top byte, and all-equal keys
   std::vector<Item> same = {{5, 0}, {5, 1}, {5, 2}};
   radix_sort(same, [](const Item& x) { return x.key; });
   CHECK(same == std::vector<Item>{{5, 0}, {5, 1}, {5, 2}});
+}
+
+TEST_CASE("radix_sort: a slice is sorted with a shared buffer, the rest of the vector untouched") {
+  std::vector<uint64_t> v = {9, 7, 0x300, 0x100, 0x200, 5, 1};
+  std::vector<uint64_t> buffer;
+  radix_sort(std::span<uint64_t>(v.data() + 2, 3), [](uint64_t x) { return x; }, buffer);
+  CHECK(v == std::vector<uint64_t>{9, 7, 0x100, 0x200, 0x300, 5, 1});
+  radix_sort(std::span<uint64_t>(v.data() + 5, 2), [](uint64_t x) { return x; }, buffer);  // reused
+  CHECK(v == std::vector<uint64_t>{9, 7, 0x100, 0x200, 0x300, 1, 5});
 }
