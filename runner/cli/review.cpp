@@ -112,9 +112,13 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
   } else {
     err << " (the first to run)";
   }
-  std::snprintf(line, sizeof line, "; the whole run's peak %.1f MiB%s\n", mib(ru.ru_maxrss),
-                ru.ru_maxrss > peak->peak_rss_kib + 512 ? " (outside the rules: reading the change or writing the outputs)"
-                                                         : "");
+  // the rule's peak is the whole run's unless reading the change or writing the outputs went higher
+  if (ru.ru_maxrss > peak->peak_rss_kib + 512)
+    std::snprintf(line, sizeof line,
+                  "; the whole run's peak %.1f MiB (outside the rules: reading the change or writing the outputs)\n",
+                  mib(ru.ru_maxrss));
+  else
+    std::snprintf(line, sizeof line, "; no later step went higher: it is the whole run's peak\n");
   err << line;
 }
 

@@ -84,8 +84,8 @@ std::vector<std::string> apply_inline_suppressions(std::vector<Finding>& finding
       // A line whose whole text holds no ignore comment has none in its comments either (they
       // are part of its text): skip it before asking for the comment, which may parse the file.
       if (!parse_ignore_comment(text)) continue;
-      // Only comments count: with the language's comment facts, `"# review: ignore[X]"` in a
-      // string is not one.
+      // Only comments count: with the language's comment facts, an ignore comment's syntax
+      // written inside a string literal is not one.
       std::optional<std::string> comment = options.comment ? options.comment(f.file, line) : std::nullopt;
       if (comment) {
         if (comment->empty()) continue;
