@@ -6,9 +6,9 @@
 //   review::analysis::radix_sort(seeds, [](const Seed& s) { return s.hash; });
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
-#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>

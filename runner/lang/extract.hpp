@@ -3,6 +3,7 @@
 // tree; finish() turns it into SourceModel::lines.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -39,17 +40,12 @@ class Builder {
   std::string_view source;
   std::string code;                     ///< copy of source, blanked in place
   std::deque<std::string> prefixes;     ///< prefixes[0] == ""
-  /// The deepest node the walk reached (the root is at 0), and whether some node below a node
-  /// the walk stopped at was not reached (then `deepest` bounds nothing). With `deepest_exact`,
-  /// no node of the tree is deeper than `deepest`: a depth check need not walk the tree again.
+  /// The depth of the deepest node the walk counted (the root is at 0). A walk that counts every
+  /// node it does not visit too (Python's) makes it the tree's depth as long as it is at most
+  /// kMaxDepth, where the walk stops: a depth check need not walk the tree again.
   int deepest = 0;
-  bool deepest_exact = true;
-  /// Notes a node at `depth` that the walk reached: `unwalked_children` says whether it has
-  /// children the walk will not reach (any beneath it then counts as unseen).
-  void reached(int depth, bool unwalked_children) {
-    if (depth > deepest) deepest = depth;
-    if (unwalked_children) deepest_exact = false;
-  }
+  /// Counts a node at `depth`.
+  void reached(int depth) { deepest = std::max(deepest, depth); }
 
   std::string_view text(TSNode n) const { return node_text(n, source); }
   std::string str(TSNode n) const { return std::string(text(n)); }

@@ -405,8 +405,8 @@ struct SourceModel::Lazy {
   std::vector<analysis::BranchChain> branch_chains;
   std::string note;  ///< why an analysis did not run ("" = all ran)
   std::atomic<bool> ran{false};  ///< the call_once above has run (analyses_ran)
-  /// No node of the file's tree is deeper than this (the extraction's walk reached every node:
-  /// Builder::deepest_exact); -1 when unknown.
+  /// No node of the file's tree is deeper than this (Builder::deepest, when the extraction's
+  /// walk was not stopped by its depth limit); -1 when unknown.
   int depth_bound = -1;
 };
 
@@ -536,7 +536,7 @@ std::shared_ptr<const SourceModel> analyze_file(std::string_view path, std::stri
       if (m->language == Language::Cpp) detail::extract_cpp_preprocessor(*m);
       m->has_errors = m->has_errors || tree.has_error();
       m->lazy = std::make_shared<SourceModel::Lazy>();
-      if (m->language == Language::Python && b.deepest_exact) m->lazy->depth_bound = b.deepest;
+      if (m->language == Language::Python && b.deepest <= detail::kMaxDepth) m->lazy->depth_bound = b.deepest;
       if (opts.analyses)
         std::call_once(m->lazy->once, [&] {
           run_analyses(*m->lazy, m->language, tree.root(), text);

@@ -1,5 +1,6 @@
 #include "runner/lang/tree.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <mutex>
@@ -100,27 +101,26 @@ TSNode field(TSNode node, const char* name) {
   return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
 }
 
-bool deeper_than(TSNode root, int limit) {
-  if (ts_node_is_null(root)) return false;
+int depth_below(TSNode root, int limit) {
+  if (ts_node_is_null(root)) return 0;
   TSTreeCursor c = ts_tree_cursor_new(root);
-  int depth = 0;
-  bool deep = false;
+  int depth = 0, deepest = 0;
   for (;;) {
     if (ts_tree_cursor_goto_first_child(&c)) {
-      if (++depth > limit) {
-        deep = true;
-        break;
-      }
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) break;
       continue;
     }
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) break;
+    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&c)) {
+      ts_tree_cursor_goto_parent(&c);
       --depth;
     }
     if (depth == 0) break;
   }
   ts_tree_cursor_delete(&c);
-  return deep;
+  return deepest;
 }
+
+bool deeper_than(TSNode root, int limit) { return depth_below(root, limit) > limit; }
 
 }  // namespace review::lang

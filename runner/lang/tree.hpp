@@ -6,6 +6,7 @@
 //   review::lang::node_text(root, text);     // the node's bytes as a view into `text`
 #pragma once
 
+#include <climits>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -124,8 +125,13 @@ inline std::vector<TSNode> named_children(TSNode n) {
   return out;
 }
 
-/// Whether the tree has a node more than `limit` levels below `root` (an iterative walk, for
-/// guarding recursive walks against hostile nesting).
+/// How many levels below `root` its deepest node is (0 for a leaf or a null node), every node
+/// counted, named or not; an iterative walk that stops as soon as it is past `limit` (then
+/// limit + 1). Never throws.
+int depth_below(TSNode root, int limit = INT_MAX - 1);
+
+/// Whether the tree has a node more than `limit` levels below `root` (depth_below, for guarding
+/// recursive walks against hostile nesting).
 bool deeper_than(TSNode root, int limit);
 
 }  // namespace review::lang

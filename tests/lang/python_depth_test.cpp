@@ -1,5 +1,5 @@
 // The Python extraction's measure of its tree's depth (Builder::deepest), which spares the
-// unbound analysis a second walk of the tree for its depth limit.
+// unbound analysis a second walk of the tree for its depth limit; and lang::depth_below.
 #include "catch.hpp"
 #include "analysis/parse_helpers.hpp"
 #include "runner/lang/extract.hpp"
@@ -64,8 +64,10 @@ TEST_CASE("python extraction: the depth it measures is the tree's, strings and c
     review::lang::detail::Builder b(m, src);
     review::lang::detail::extract_python(p.root(), b);
     INFO(src);
-    CHECK(b.deepest_exact);  // no node of these trees is out of the walk's reach
+    CHECK(b.deepest <= review::lang::detail::kMaxDepth);  // no node of these trees is out of the walk's reach
     CHECK(b.deepest == true_depth(p.root()));
+    CHECK(review::lang::depth_below(p.root()) == true_depth(p.root()));
+    CHECK(review::lang::depth_below(p.root(), 3) == std::min(true_depth(p.root()), 4));  // stops past 3
   }
 }
 

@@ -95,7 +95,7 @@ class PyWalker {
       return;
     }
     if (depth > kMaxDepth) {
-      b_.reached(depth, ts_node_child_count(n) > 0);  // too deep for any use of the measure
+      b_.reached(depth);  // past kMaxDepth: the measure is not the tree's any more
       b_.model.has_errors = true;
       return;
     }
@@ -105,7 +105,7 @@ class PyWalker {
       b_.comment(n);
       return;
     }
-    b_.reached(depth, false);  // its children are visited below (a string's in string())
+    b_.reached(depth);  // its children are visited below (a string's in string())
     if (parent == kModule || parent == kBlock) statement(n, ts_node_type(n), ctx);
     if (type == kString) {
       string(c, n, ctx, depth);
@@ -131,26 +131,9 @@ class PyWalker {
     visit_children(c, inner, type, depth);
   }
 
-  // Notes the depth of `n` (at `depth`) and of every node below it, which visit() does not
-  // reach (a string's parts, an anonymous node's leaves): Builder::deepest stays the tree's.
-  void reached_tree(TSNode n, int depth) {
-    b_.reached(depth, false);
-    if (ts_node_child_count(n) == 0) return;
-    TSTreeCursor c = ts_tree_cursor_new(n);
-    int d = depth;
-    for (;;) {
-      if (ts_tree_cursor_goto_first_child(&c)) {
-        b_.reached(++d, false);
-        continue;
-      }
-      while (d > depth && !ts_tree_cursor_goto_next_sibling(&c)) {
-        ts_tree_cursor_goto_parent(&c);
-        --d;
-      }
-      if (d == depth) break;
-    }
-    ts_tree_cursor_delete(&c);
-  }
+  // Counts `n` (at `depth`) and every node below it, which visit() does not reach (a string's
+  // parts, an anonymous node's leaves): Builder::deepest stays the tree's.
+  void reached_tree(TSNode n, int depth) { b_.reached(depth + depth_below(n)); }
 
   // A string: contents blanked, delimiters and f-string interpolations kept as code.
   void string(TSTreeCursor* c, TSNode n, const Ctx& ctx, int depth) {

@@ -1744,12 +1744,14 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
 }
 
 // False when no path of a function with this text can end other than by reaching the end of its
-// body or a `return`, read from the text alone: the Analyzer ends a path only at a `return`
-// (never-returning needs none), a `raise`, a call is_noreturn_call names (its callee's text is in
-// the text: for `self.m`/`cls.m` the name m, for `….error`/`….exit` the receiver's "parser"), a `while` whose
-// condition is constantly true, or an `assert` of a false constant; a break or continue goes on
-// after its loop. Without one of those words in the text, the Analyzer's answer is false: it
-// is not run.
+// body or a `return`, read from the text alone. The Analyzer ends a path only at:
+// - a `return` (a never-returning function has none);
+// - a `raise`;
+// - a call is_noreturn_call names: its callee's text is in the text (for `self.m`/`cls.m` the
+//   name m, for `….error`/`….exit` the receiver's "parser");
+// - a `while` whose condition is constantly true, or an `assert` of a false constant.
+// A break or continue goes on after its loop. Without one of those words in the text, the
+// Analyzer's answer is false: it is not run.
 bool may_end_abnormally(std::string_view text, const NoReturnNames& known) {
   auto has = [&](std::string_view w) { return text.find(w) != std::string_view::npos; };
   if (has("raise") || has("while") || has("assert") || has("parser")) return true;
