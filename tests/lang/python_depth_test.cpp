@@ -13,22 +13,12 @@
 
 namespace {
 
-// The depth of the deepest node of the tree (the root at 0), every node counted, named or not.
-int true_depth(TSNode root) {
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  int depth = 0, deepest = 0;
-  for (;;) {
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      deepest = std::max(deepest, ++depth);
-      continue;
-    }
-    while (depth > 0 && !ts_tree_cursor_goto_next_sibling(&c)) {
-      ts_tree_cursor_goto_parent(&c);
-      --depth;
-    }
-    if (depth == 0) break;
-  }
-  ts_tree_cursor_delete(&c);
+// The depth of the deepest node below `n` (0 for a leaf), every node counted, named or not: a
+// plain recursion over ts_node_child, not the cursor walk of lang::depth_below it checks (the
+// trees here are a few hundred levels at most).
+int true_depth(TSNode n) {
+  int deepest = 0;
+  for (uint32_t i = 0, k = ts_node_child_count(n); i < k; ++i) deepest = std::max(deepest, 1 + true_depth(ts_node_child(n, i)));
   return deepest;
 }
 
