@@ -286,13 +286,19 @@ class Evaluator final : public RuleEngine {
   std::vector<Binding> env_;
   /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
   /// the positions every lookup must also try (`in` over a string field).
+  /// Hashes std::string and std::string_view alike, so a map keyed by std::string can be
+  /// looked up with a view (no key string made per lookup).
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
   struct Index {
     /// Equal, Member, DottedTail and Capture indexes: positions by the key's hash (a lookup's
     /// candidates may hold facts of another key with the same hash; the conditions are checked
     /// on each).
     KeyIndex keyed;
     /// Word indexes: positions by token; Regex indexes: by "r" and the regex's place in the set.
-    std::unordered_map<std::string, std::vector<uint32_t>> buckets;
+    std::unordered_map<std::string, std::vector<uint32_t>, TextHash, std::equal_to<>> buckets;
     std::vector<uint32_t> always;
     /// Word indexes: the candidates of a key that is not a whole token (starts, ends or is
     /// inside one), computed on first lookup from the token buckets.
@@ -479,9 +485,9 @@ class Evaluator final : public RuleEngine {
     return v;
   }
 
-  static std::string tail(const std::string& s) {
+  static std::string_view tail(std::string_view s) {
     size_t dot = s.rfind('.');
-    return dot == std::string::npos ? s : s.substr(dot + 1);
+    return dot == std::string_view::npos ? s : s.substr(dot + 1);
   }
 
   static bool word_char(char c) {
@@ -490,7 +496,7 @@ class Evaluator final : public RuleEngine {
 
   /// Calls add(token) for every maximal run of word characters in `s`.
   template <class Add>
-  static void tokens(const std::string& s, Add&& add) {
+  static void tokens(std::string_view s, Add&& add) {
     size_t i = 0;
     while (i < s.size()) {
       while (i < s.size() && !word_char(s[i])) ++i;
@@ -528,21 +534,50 @@ class Evaluator final : public RuleEngine {
       return idx;
     }
     if (p.kind == Probe::Kind::Equal) idx.keyed.reserve(facts.size());  // at most one key a fact
+    std::string scratch;  // a key being made ("s" and the text), reused from fact to fact
+    std::vector<std::string> groups;
     for (uint32_t i = 0; i < facts.size(); ++i) {
-      Value v = field_path(facts[i], p.path);
-      auto add = [&](const std::string& k) {
+      auto add = [&](std::string_view k) {
         if (p.kind != Probe::Kind::Word) {
           idx.keyed.add(key_hash(k), i);
           return;
         }
-        auto& b = idx.buckets[k];
+        auto at = idx.buckets.find(k);
+        if (at == idx.buckets.end()) at = idx.buckets.emplace(std::string(k), std::vector<uint32_t>()).first;
+        auto& b = at->second;
         if (b.empty() || b.back() != i) b.push_back(i);
       };
+      // one string (the field's value, or an element of a list value); for Capture, whether the
+      // regex matched it (the first element the regex matches binds the groups, as match() does)
+      auto one = [&](std::string_view text) {
+        switch (p.kind) {
+          case Probe::Kind::Equal:
+            scratch.assign(1, 's').append(text);  // key_of
+            add(scratch);
+            return true;
+          case Probe::Kind::DottedTail: add(tail(text)); return true;
+          case Probe::Kind::Capture:
+            if (!regex_search(*p.regex->re, text, &groups)) return false;
+            scratch.assign(1, 's').append(p.group < groups.size() ? groups[p.group] : std::string());
+            add(scratch);
+            return true;
+          case Probe::Kind::Word: tokens(text, add); return true;
+          default: return true;
+        }
+      };
+      if (p.path.size() == 1 && (p.kind != Probe::Kind::Equal || p.also.empty()) && p.kind != Probe::Kind::Member)
+        if (auto text = facts[i]->text(p.path[0])) {  // a string the fact lends: no copy
+          one(*text);
+          continue;
+        }
+      Value v = field_path(facts[i], p.path);
       switch (p.kind) {
         case Probe::Kind::Equal:
-          if (p.also.empty()) {
-            if (auto k = key_of(v)) add(*k);
-          } else if (auto k = composite_of(facts[i], p, v)) {
+          if (!p.also.empty()) {
+            if (auto k = composite_of(facts[i], p, v)) add(*k);
+          } else if (v.is_string()) {
+            one(v.as_string());
+          } else if (auto k = key_of(v)) {
             add(*k);
           }
           break;
@@ -552,30 +587,11 @@ class Evaluator final : public RuleEngine {
             if (auto k = key_of(x)) add(*k);
           break;
         case Probe::Kind::DottedTail:
-          if (v.is_string()) add(tail(v.as_string()));
-          for (const auto& x : v.as_list())
-            if (x.is_string()) add(tail(x.as_string()));
-          break;
-        case Probe::Kind::Capture: {
-          // the first element the regex matches binds the groups, as match() does
-          std::vector<std::string> groups;
-          auto one = [&](const Value& x) {
-            if (!x.is_string() || !regex_search(*p.regex->re, x.as_string(), &groups)) return false;
-            add("s" + (p.group < groups.size() ? groups[p.group] : std::string()));
-            return true;
-          };
-          if (v.is_list()) {
-            for (const auto& x : v.as_list())
-              if (one(x)) break;
-          } else {
-            one(v);
-          }
-          break;
-        }
+        case Probe::Kind::Capture:
         case Probe::Kind::Word:
-          if (v.is_string()) tokens(v.as_string(), add);
+          if (v.is_string()) one(v.as_string());
           for (const auto& x : v.as_list())
-            if (x.is_string()) tokens(x.as_string(), add);
+            if (x.is_string() && one(x.as_string()) && p.kind == Probe::Kind::Capture) break;
           break;
         case Probe::Kind::Range:
           if (v.is_int()) idx.sorted.emplace_back(v.as_int(), i);  // `<` on a non-integer is false
@@ -672,20 +688,38 @@ class Evaluator final : public RuleEngine {
       auto& b = *buckets[k];
       if (b.empty() || b.back() != i) b.push_back(i);
     };
-    auto one = [&](const std::string& text, uint32_t i) {
+    // Facts in a row often hold the same value (a line's file or function): asked once.
+    std::string last;
+    std::vector<size_t> last_hits;
+    bool have_last = false;
+    auto one = [&](std::string_view text, uint32_t i) {
+      if (have_last && text == last) {
+        for (size_t k : last_hits) add(k, i);
+        return;
+      }
+      last.assign(text);
+      last_hits.clear();
+      have_last = true;
       for (const Part& part : parts) {
         hits.clear();
         re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
         if (part.ok && part.set->Match(text, &hits, &info)) {
-          for (int k : hits) add(part.from + static_cast<size_t>(k), i);
+          for (int k : hits) last_hits.push_back(part.from + static_cast<size_t>(k));
           continue;
         }
         if (part.ok && info.kind == re2::RE2::Set::kNoError) continue;  // no regex matches
         for (size_t k = part.from; k < part.to; ++k)
-          if (regex_search(*regexes[k]->re, text, nullptr)) add(k, i);
+          if (regex_search(*regexes[k]->re, text, nullptr)) last_hits.push_back(k);
       }
+      // bucket order is fact order; within one fact the order of the regexes does not matter
+      for (size_t k : last_hits) add(k, i);
     };
     for (uint32_t i = 0; i < facts.size(); ++i) {
+      if (p.path.size() == 1)
+        if (auto text = facts[i]->text(p.path[0])) {
+          one(*text, i);
+          continue;
+        }
       Value v = field_path(facts[i], p.path);
       if (v.is_string()) one(v.as_string(), i);
       for (const auto& x : v.as_list())
@@ -759,7 +793,7 @@ class Evaluator final : public RuleEngine {
     else if (!key.empty() && key[0] == 's') text = key.substr(1);
     else return {};
     std::vector<std::string> out;
-    tokens(text, [&](std::string w) { out.push_back(std::move(w)); });
+    tokens(text, [&](std::string_view w) { out.emplace_back(w); });
     return out;
   }
 
@@ -1044,7 +1078,27 @@ class Evaluator final : public RuleEngine {
 
   Value var(const Expr& e) { return resolve(e.text, e.path); }
 
+  /// Whether `lhs` (a string, or a list of them: any element) matches the regex of the match
+  /// condition `e`; `bind` adds its named groups to the environment.
   bool match(const Expr& e, const Value& lhs, bool bind) {
+    if (lhs.is_list())
+      return match_texts(e, bind, [&](auto&& try_one) {
+        for (const auto& v : lhs.as_list())
+          if (v.is_string() && try_one(v.as_string())) return true;
+        return false;
+      });
+    return lhs.is_string() && match_text(e, lhs.as_string(), bind);
+  }
+
+  /// match() for one text.
+  bool match_text(const Expr& e, std::string_view text, bool bind) {
+    return match_texts(e, bind, [&](auto&& try_one) { return try_one(text); });
+  }
+
+  /// The regex of `e` with its holes filled, asked through `each(try_one)`: `each` calls
+  /// try_one(text) for the texts to try and returns whether one matched.
+  template <class Each>
+  bool match_texts(const Expr& e, bool bind, Each&& each) {
     auto it = p_.regexes.find(e.kids[1].get());
     if (it == p_.regexes.end()) return false;
     const CompiledRegex& cr = *it->second;
@@ -1060,9 +1114,7 @@ class Evaluator final : public RuleEngine {
     bool compiled = false;
     std::vector<std::string> groups;
     const bool named = bind && cr.named;
-    auto try_one = [&](const Value& v) {
-      if (!v.is_string()) return false;
-      const std::string& text = v.as_string();
+    auto try_one = [&](std::string_view text) {
       // a literal prefilter: a text without the literals or hole values every match of one of
       // the pattern's alternatives holds cannot match (literal_needs)
       if (!cr.needs.passes(text, holes)) return false;
@@ -1072,18 +1124,21 @@ class Evaluator final : public RuleEngine {
       }
       return re && regex_search(*re, text, named ? &groups : nullptr);
     };
-    bool hit = false;
-    if (lhs.is_list()) {
-      for (const auto& v : lhs.as_list())
-        if ((hit = try_one(v))) break;
-    } else {
-      hit = try_one(lhs);
-    }
+    const bool hit = each(try_one);
     if (hit && named) {
       for (size_t i = 1; i < cr.group_names.size() && i < groups.size(); ++i)
         if (!cr.group_names[i].empty()) env_.push_back({cr.group_names[i], Value(groups[i]), true});
     }
     return hit;
+  }
+
+  /// `name.field` as a view of the text of the fact `name` is bound to, when that fact lends
+  /// it (Fact::text); nullopt otherwise (eval() then answers).
+  std::optional<std::string_view> lent_text(const Expr& e) const {
+    if (e.kind != Expr::Kind::Var || e.path.size() != 1) return std::nullopt;
+    const Value* b = lookup(e.text);
+    if (!b || !b->is_fact()) return std::nullopt;
+    return b->as_fact()->text(e.path[0]);
   }
 
   /// The comparison operators, told apart by length and first characters (a condition is
@@ -1105,6 +1160,9 @@ class Evaluator final : public RuleEngine {
 
   Value compare(const Expr& e) {
     const Op op = op_of(e.text);
+    if (op == Op::Match || op == Op::NotMatch)
+      if (auto text = lent_text(*e.kids[0]))  // no copy of a line's text per condition
+        return Value(op == Op::Match ? match_text(e, *text, true) : !match_text(e, *text, false));
     Value l = eval(*e.kids[0]);
     if (op == Op::Match) return Value(match(e, l, true));
     if (op == Op::NotMatch) return Value(!l.is_null() && !match(e, l, false));

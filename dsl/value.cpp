@@ -172,6 +172,16 @@ Value Fact::get(std::string_view name) const {
   return {};
 }
 
+std::optional<std::string_view> Fact::text(std::string_view name) const {
+  if (!fields.empty())
+    if (auto it = fields.find(name); it != fields.end())
+      return it->second.is_string() ? std::optional<std::string_view>(it->second.as_string()) : std::nullopt;
+  const bool location = name == "line" || name == "file" || name == "end_line" || name == "column";
+  if (provider && !location) return provider->text(provider_index, name);
+  if (name == "file" && !file.empty()) return std::string_view(file);
+  return std::nullopt;
+}
+
 FieldProvider::~FieldProvider() = default;
 
 const std::vector<FieldMap::value_type>& FieldMap::items() const noexcept {

@@ -17,6 +17,7 @@
 #include <ostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -92,6 +93,15 @@ struct FieldProvider {
   virtual Value field(int index, std::string_view name) const = 0;
   /// Returns the names of the fields `field` answers (the same for every record), sorted.
   virtual std::vector<std::string> names() const { return {}; }
+  /// Returns field `name` of record `index` as a view of text the provider owns, when that
+  /// field is a string the provider keeps (the evaluator matches a regex against it without
+  /// copying it); nullopt otherwise, and then `field` answers. When it returns a view, `field`
+  /// returns a string equal to it. The view lives as long as the provider. Default: nullopt.
+  virtual std::optional<std::string_view> text(int index, std::string_view name) const {
+    (void)index;
+    (void)name;
+    return std::nullopt;
+  }
 };
 
 /// An immutable string stored once per distinct value for the whole process (interned): a fact's
@@ -208,6 +218,11 @@ struct Fact {
   /// name), else the location members ("file", "line", "end_line", "column"); null when the
   /// fact has no such field.
   Value get(std::string_view name) const;
+  /// Returns field `name` as a view when it is a string the fact (a stored field, "file") or its
+  /// provider (FieldProvider::text) owns, without copying it; nullopt when it is not one of those
+  /// (absent, not a string, or a provider field computed on request): `get` then answers. When
+  /// it returns a view, `get` returns a string equal to it. The view lives as long as the fact.
+  std::optional<std::string_view> text(std::string_view name) const;
   /// Sets (or replaces) a field. Only for the fact source that builds the fact.
   void set(std::string name, Value v) { fields.insert_or_assign(std::move(name), std::move(v)); }
   /// Returns how many named fields the fact carries: `fields` plus the provider's names.

@@ -53,23 +53,11 @@ class LineFields final : public dsl::FieldProvider {
         removed_mode_(!removed_.empty()) {}
 
   Value field(int index, std::string_view name) const override {
-    int line = index;
+    if (auto t = text(index, name)) return Value(std::string(*t));
+    int line = 0;
     std::string_view text;
-    if (removed_mode_) {
-      if (index < 0 || index >= static_cast<int>(removed_.size())) return {};
-      line = removed_[index].line;
-      text = *removed_[index].text;
-    } else {
-      if (!m_ || line < 1 || line > static_cast<int>(m_->text_lines.size())) return {};
-      text = m_->text_lines[line - 1];
-    }
-    const lang::LineInfo* li =
-        m_ && line >= 1 && line <= static_cast<int>(m_->lines.size()) ? &m_->lines[line - 1] : nullptr;
-    if (name == "text") return Value(std::string(text));
-    if (name == "code") return Value(std::string(li ? m_->code(static_cast<size_t>(line - 1)) : text));
-    if (name == "comment") return Value(li ? std::string(m_->comment(static_cast<size_t>(line - 1))) : std::string());
-    if (name == "function") return Value(m_ ? m_->function_at(line) : std::string());
-    if (name == "class") return Value(m_ ? m_->class_at(line) : std::string());
+    if (!locate(index, line, text)) return {};
+    const lang::LineInfo* li = modelled(line) ? &m_->lines[line - 1] : nullptr;
     if (name == "in_loop") return Value(li && li->in_loop);
     if (name == "in_condition") return Value(li && li->in_condition);
     if (name == "added") return Value(added(line));
@@ -86,11 +74,42 @@ class LineFields final : public dsl::FieldProvider {
     return {};
   }
 
+  /// The string fields (text, code, comment, function, class) as views of the model's text.
+  std::optional<std::string_view> text(int index, std::string_view name) const override {
+    int line = 0;
+    std::string_view text;
+    if (!locate(index, line, text)) return std::nullopt;
+    const size_t at = static_cast<size_t>(line - 1);
+    if (name == "text") return text;
+    if (name == "code") return modelled(line) ? m_->code(at) : text;
+    if (name == "comment") return modelled(line) ? m_->comment(at) : std::string_view();
+    if (name == "function") return m_ ? std::string_view(m_->function_at(line)) : std::string_view();
+    if (name == "class") return m_ ? std::string_view(m_->class_at(line)) : std::string_view();
+    return std::nullopt;
+  }
+
   std::vector<std::string> names() const override {
     return {"added", "class", "code", "comment", "function", "head_line", "in_condition", "in_loop", "kind", "text"};
   }
 
  private:
+  /// The line number and text of record `index`; false when there is no such record.
+  bool locate(int index, int& line, std::string_view& text) const {
+    if (removed_mode_) {
+      if (index < 0 || index >= static_cast<int>(removed_.size())) return false;
+      line = removed_[index].line;
+      text = *removed_[index].text;
+      return true;
+    }
+    if (!m_ || index < 1 || index > static_cast<int>(m_->text_lines.size())) return false;
+    line = index;
+    text = m_->text_lines[index - 1];
+    return true;
+  }
+
+  /// Whether the model has a LineInfo (code/comment split, loop and condition flags) for `line`.
+  bool modelled(int line) const { return m_ && line >= 1 && line <= static_cast<int>(m_->lines.size()); }
+
   bool added(int line) const { return !removed_mode_ && !base_ && cf_ && cf_->added_lines.count(line); }
 
   std::shared_ptr<const change::Change> keep_;  // owns `cf_` and the removed lines' text

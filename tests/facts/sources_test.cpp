@@ -1,6 +1,7 @@
 // The generic contract of every registered fact source: each fact it makes carries exactly the
 // fields of its schema, with the declared types, nested facts included (source.hpp).
 #include <deque>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -43,6 +44,9 @@ bool has_type(const Value& v, Type t) {
   return false;
 }
 
+// Which fields facts lent as views (Fact::text), by "source.field": how often.
+std::map<std::string, int> lent;
+
 // Checks `f` against the schema of `source`; recurses into nested facts. Returns the number of
 // facts checked.
 int check_fact(const FactPtr& f, const std::string& source) {
@@ -65,6 +69,13 @@ int check_fact(const FactPtr& f, const std::string& source) {
     // pull-request body's sections) reads as null.
     if (field.name == "file" && f->file.empty()) CHECK(v.is_null());
     else CHECK(has_type(v, field.type));
+    // a field lent as a view (Fact::text) is the string get() answers
+    if (auto text = f->text(field.name)) {
+      CHECK(field.type == Type::String);
+      CHECK(v.is_string());
+      CHECK(v.as_string() == *text);
+      ++lent[source + "." + field.name];
+    }
     if (field.type == Type::Fact && v.is_fact()) checked += check_fact(v.as_fact(), field.fact_source);
     if (field.type == Type::List)
       for (const auto& x : v.as_list()) CHECK((x.is_string() || x.is_int() || x.is_bool()));
@@ -151,6 +162,12 @@ TEST_CASE("every source's facts carry exactly its schema's fields, with their ty
   CHECK(from_registry == from_schema);
   CHECK(review::facts::find_source("functions") != nullptr);
   CHECK(review::facts::find_source("no_such_source") == nullptr);
+  // the line sources lend their text fields, and stored string fields and paths are lent too
+  for (const char* field : {"lines.text", "lines.code", "lines.comment", "lines.function", "lines.class",
+                            "added_lines.code", "removed_lines.text", "files.path", "functions.file"}) {
+    INFO(field);
+    CHECK(lent[field] > 0);
+  }
 }
 
 namespace {
