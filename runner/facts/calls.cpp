@@ -23,8 +23,8 @@ class CallFields final : public dsl::FieldProvider {
 
   Value field(int index, std::string_view name) const override {
     if (!m_ || index < 0 || index >= static_cast<int>(m_->calls.size())) return {};
+    if (auto t = text(index, name)) return Value(std::string(*t));
     const auto& c = m_->calls[index];
-    if (name == "callee") return Value(c.callee);
     if (name == "args") return util::str_list(c.args);
     if (name == "kwargs") {
       Value::List l;
@@ -38,11 +38,19 @@ class CallFields final : public dsl::FieldProvider {
       for (const auto& kv : c.kwargs) l.emplace_back(kv.first);
       return Value(std::move(l));
     }
-    if (name == "function") return Value(std::string(c.function));
     if (name == "in_loop") return Value(c.in_loop);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(c.line) > 0);
-    if (name == "text") return Value(std::string(c.text));
     return {};
+  }
+
+  /// The string fields kept by the model (callee, function, text), as views.
+  std::optional<std::string_view> text(int index, std::string_view name) const override {
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->calls.size())) return std::nullopt;
+    const auto& c = m_->calls[index];
+    if (name == "callee") return std::string_view(c.callee);
+    if (name == "function") return c.function;
+    if (name == "text") return c.text;
+    return std::nullopt;
   }
 
   std::vector<std::string> names() const override {

@@ -27,10 +27,8 @@ class FunctionFields final : public dsl::FieldProvider {
 
   Value field(int index, std::string_view name) const override {
     if (!m_ || index < 0 || index >= static_cast<int>(m_->functions.size())) return {};
+    if (auto t = text(index, name)) return Value(std::string(*t));
     const auto& fn = m_->functions[index];
-    if (name == "name") return Value(fn.name);
-    if (name == "qualified") return Value(fn.qualified);
-    if (name == "class") return Value(fn.cls);
     if (name == "params") {
       Value::List l;
       l.reserve(fn.params.size());
@@ -55,8 +53,18 @@ class FunctionFields final : public dsl::FieldProvider {
     if (name == "changed") return Value(changed_[index] != 0);
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(fn.start_line) > 0);
     if (name == "calls") return util::str_list(fn.calls);
-    if (name == "text") return Value(fn.signature);
     return {};
+  }
+
+  /// The string fields kept by the model (name, qualified, class, text), as views.
+  std::optional<std::string_view> text(int index, std::string_view name) const override {
+    if (!m_ || index < 0 || index >= static_cast<int>(m_->functions.size())) return std::nullopt;
+    const auto& fn = m_->functions[index];
+    if (name == "name") return fn.name;
+    if (name == "qualified") return fn.qualified;
+    if (name == "class") return fn.cls;
+    if (name == "text") return fn.signature;
+    return std::nullopt;
   }
 
   std::vector<std::string> names() const override {

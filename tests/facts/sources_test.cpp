@@ -164,7 +164,8 @@ TEST_CASE("every source's facts carry exactly its schema's fields, with their ty
   CHECK(review::facts::find_source("no_such_source") == nullptr);
   // the line sources lend their text fields, and stored string fields and paths are lent too
   for (const char* field : {"lines.text", "lines.code", "lines.comment", "lines.function", "lines.class",
-                            "added_lines.code", "removed_lines.text", "files.path", "functions.file"}) {
+                            "added_lines.code", "removed_lines.text", "files.path", "functions.file",
+                            "functions.qualified", "functions.text", "calls.callee", "calls.function"}) {
     INFO(field);
     CHECK(lent[field] > 0);
   }
