@@ -6,6 +6,9 @@
 // (tests/dsl/parser_test.cpp pins every message).
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include <tao/pegtl.hpp>
 
 #include "dsl/grammar.hpp"
@@ -81,13 +84,28 @@ REVIEW_MSG( expr_end, "unexpected text after the expression" );
 #undef REVIEW_MSG
 // clang-format on
 
-/// Raises error_message<Rule> at the current position.
+/// Returns `message` and, when it says what was expected and the input at `at` (`size` bytes
+/// left) starts with a word (a run of `[A-Za-z0-9_]`, at most 40 shown) the message does not
+/// already quote, ", found `WORD`": the word that is not what the parser expected.
+inline std::string with_found(std::string message, const char* at, std::size_t size) {
+  auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::size_t n = 0;
+  while (n < size && word_char(at[n])) ++n;
+  if (n == 0 || message.rfind("expected", 0) != 0) return message;
+  const std::string word(at, n < 40 ? n : 40);
+  if (message.find("`" + word + "`") != std::string::npos) return message;
+  return message + ", found `" + word + (n > 40 ? "...`" : "`");
+}
+
+/// Raises error_message<Rule> at the current position (with_found names the word found there).
 template <typename Rule>
 struct control : tao::pegtl::normal<Rule> {
   template <typename Input, typename... States>
   [[noreturn]] static void raise(const Input& in, States&&... /*unused*/) {
     const char* msg = error_message<Rule>;
-    throw tao::pegtl::parse_error(msg ? msg : "syntax error", in);
+    throw tao::pegtl::parse_error(with_found(msg ? msg : "syntax error", in.current(), in.size(0)), in);
   }
 };
 

@@ -855,8 +855,12 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
         while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
         std::string word(text.substr(p.byte, end - p.byte));
         pegtl::memory_input kw(word, "word");
-        if (!word.empty() && pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(kw))
+        if (!word.empty() && pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(kw)) {
+          const std::string found = ", found `" + word + "`";  // said again by the hint
+          if (msg.size() >= found.size() && msg.compare(msg.size() - found.size(), found.size(), found) == 0)
+            msg.resize(msg.size() - found.size());
           msg += "; `" + word + "` is a keyword of the rule language, pick another name";
+        }
       }
       // Ran off the end of the file inside a rule: say which rule lacks its `}`.
       bool at_end = text.find_first_not_of(" \t\r\n", std::min<size_t>(p.byte, text.size())) == std::string_view::npos;
