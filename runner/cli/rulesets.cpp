@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dsl/diagnostic.hpp"
 #include "runner/cli/embedded.hpp"
 #include "runner/facts/schema.hpp"
 
@@ -116,9 +117,10 @@ dsl::LoadResult load_ruleset_arg(const std::string& arg, const dsl::LoadOptions&
     dsl::Diagnostic d;
     d.file = arg;
     std::string names;
-    for (const auto& n : shipped_ruleset_names()) names += (names.empty() ? "" : ", ") + n;
+    const std::vector<std::string> shipped = shipped_ruleset_names();
+    for (const auto& n : shipped) names += (names.empty() ? "" : ", ") + n;
     d.message = "no ruleset file of that name, and no shipped ruleset called that (shipped: " +
-                (names.empty() ? std::string("none") : names) + ")";
+                (names.empty() ? std::string("none") : names) + ")" + dsl::did_you_mean(arg, shipped);
     if (policy && !policy->revision().empty() && looks_like_path(arg))
       d.message = "no ruleset file of that name in " + policy->revision() +
                   ", where the review policy is read from (a ruleset this change adds cannot review it)";

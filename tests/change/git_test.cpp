@@ -1,6 +1,8 @@
 #include "runner/change/git.hpp"
 #include "runner/change/memory.hpp"
 
+#include <fstream>
+
 #include "catch.hpp"
 #include "change/test_util.hpp"
 
@@ -226,6 +228,22 @@ TEST_CASE("load_git_change: unknown revisions and folders that are not repositor
   } catch (const InputError& e) {
     CHECK(e.message == "not a git repository (pass --repo DIR, or compare two folders with --base-dir/--head-dir, "
                        "or review a patch with --diff FILE)");
+  }
+  // a path that is no folder at all is said to be so, not "not a git repository"
+  o.repo = plain.str() + "/no-such-folder";
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.message == "no such folder (pass --repo DIR, the repository's folder)");
+  }
+  std::ofstream(plain.str() + "/file.txt") << "x\n";
+  o.repo = plain.str() + "/file.txt";
+  try {
+    load_git_change(o);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.message == "not a folder (pass --repo DIR, the repository's folder)");
   }
 }
 

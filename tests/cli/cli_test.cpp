@@ -180,6 +180,9 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
       {{"--base-dir", "base", "--head-dir", "head"}, 2, "runner: no ruleset given; pass --ruleset NAME"},
       {{"-r", "nosuch.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
        "nosuch.rules: error: no ruleset file of that name, and no shipped ruleset called that"},
+      {{"-r", "atomm", "--base-dir", "base", "--head-dir", "head"}, 2,
+       "atomm: error: no ruleset file of that name, and no shipped ruleset called that (shipped: atom, ops); "
+       "did you mean `atom`?\n", true},
       {{"-r", "bad.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
        "bad.rules:3:35: error: unknown field `nosuchfield` of `lines`\n"
        "    for l in lines(changed) where l.nosuchfield\n"
