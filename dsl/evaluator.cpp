@@ -284,14 +284,14 @@ class Evaluator final : public RuleEngine {
   std::vector<Finding>* found_ = nullptr;
   std::unordered_multimap<size_t, uint32_t> seen_;  ///< RulePart::seen of the rule running
   std::vector<Binding> env_;
-  /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
-  /// the positions every lookup must also try (`in` over a string field).
   /// Hashes std::string and std::string_view alike, so a map keyed by std::string can be
   /// looked up with a view (no key string made per lookup).
   struct TextHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
+  /// Hash index of one query's facts by one key: fact positions per key, in fact order, plus
+  /// the positions every lookup must also try (`in` over a string field).
   struct Index {
     /// Equal, Member, DottedTail and Capture indexes: positions by the key's hash (a lookup's
     /// candidates may hold facts of another key with the same hash; the conditions are checked
