@@ -84,15 +84,21 @@ REVIEW_MSG( expr_end, "unexpected text after the expression" );
 #undef REVIEW_MSG
 // clang-format on
 
-/// Returns `message` and, when it says what was expected and the input at `at` (`size` bytes
-/// left) starts with a word (a run of `[A-Za-z0-9_]`, at most 40 shown) the message does not
-/// already quote, ", found `WORD`": the word that is not what the parser expected.
-inline std::string with_found(std::string message, const char* at, std::size_t size) {
-  auto word_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  };
+/// Returns the length of the word (a run of `[A-Za-z0-9_]`) that starts at `at`, `size` bytes
+/// being left; 0 when none does.
+inline std::size_t word_at(const char* at, std::size_t size) {
   std::size_t n = 0;
-  while (n < size && word_char(at[n])) ++n;
+  while (n < size && ((at[n] >= 'a' && at[n] <= 'z') || (at[n] >= 'A' && at[n] <= 'Z') ||
+                      (at[n] >= '0' && at[n] <= '9') || at[n] == '_'))
+    ++n;
+  return n;
+}
+
+/// Returns `message` and, when it says what was expected and the input at `at` (`size` bytes
+/// left) starts with a word (word_at, at most 40 characters shown) the message does not already
+/// quote, ", found `WORD`": the word that is not what the parser expected.
+inline std::string with_found(std::string message, const char* at, std::size_t size) {
+  const std::size_t n = word_at(at, size);
   if (n == 0 || message.rfind("expected", 0) != 0) return message;
   const std::string word(at, n < 40 ? n : 40);
   if (message.find("`" + word + "`") != std::string::npos) return message;

@@ -1,6 +1,5 @@
 #include "dsl/parser.hpp"
 
-#include <cctype>
 
 #include <charconv>
 #include <set>
@@ -851,9 +850,7 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
       std::string msg(e.message());
       // A keyword where a name was expected: say so (`for at in …`).
       if (msg.rfind("expected a variable name", 0) == 0 && p.byte < text.size()) {
-        size_t end = p.byte;
-        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
-        std::string word(text.substr(p.byte, end - p.byte));
+        std::string word(text.substr(p.byte, g::word_at(text.data() + p.byte, text.size() - p.byte)));
         pegtl::memory_input kw(word, "word");
         if (!word.empty() && pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(kw)) {
           const std::string found = ", found `" + word + "`";  // said again by the hint

@@ -157,11 +157,17 @@ bool operator==(const Value& a, const Value& b) {
   }
 }
 
+namespace {
+// The fields a fact's own members answer (file, line, end_line, column), never its provider.
+bool is_location(std::string_view name) {
+  return name == "line" || name == "file" || name == "end_line" || name == "column";
+}
+}  // namespace
+
 Value Fact::get(std::string_view name) const {
   if (!fields.empty())
     if (auto it = fields.find(name); it != fields.end()) return it->second;
-  const bool location = name == "line" || name == "file" || name == "end_line" || name == "column";
-  if (provider && !location) {  // providers never answer the location members (FieldProvider)
+  if (provider && !is_location(name)) {  // providers never answer the location members (FieldProvider)
     Value v = provider->field(provider_index, name);
     if (!v.is_null()) return v;
   }
@@ -176,8 +182,7 @@ std::optional<std::string_view> Fact::text(std::string_view name) const {
   if (!fields.empty())
     if (auto it = fields.find(name); it != fields.end())
       return it->second.is_string() ? std::optional<std::string_view>(it->second.as_string()) : std::nullopt;
-  const bool location = name == "line" || name == "file" || name == "end_line" || name == "column";
-  if (provider && !location) return provider->text(provider_index, name);
+  if (provider && !is_location(name)) return provider->text(provider_index, name);
   if (name == "file" && !file.empty()) return std::string_view(file);
   return std::nullopt;
 }
