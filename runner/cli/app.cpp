@@ -276,8 +276,9 @@ int run(int argc, char** argv) {
       ->type_name("SIZE");
   app.add_flag("--timings", o.timings,
                "After the run, print on standard error where its CPU time went: each fact source (building "
-               "its facts and indexes) and each rule's and kind's own work, slowest first, with the process's "
-               "total; then the rule during which resident memory peaked, and by how much it rose there");
+               "its facts and indexes), slowest first; each rule and kind with its own work and the sources it "
+               "was the first to read, slowest first by their sum; the process's total; then the rule during "
+               "which resident memory peaked, and by how much it rose there");
   app.add_flag("--allow-incomplete", o.allow_incomplete,
                "Exit as if the review were complete when a rule was stopped by its budget, a file was skipped "
                "for size or not parsed, or the memory ceiling was reached (the outputs still say what was missed)");

@@ -55,9 +55,13 @@ std::string repository_uri(const change::PrMeta& pr, const Environment& env) {
   return server + "/" + pr.repository;
 }
 
-/// `--timings`, after the outputs: the evaluation's CPU by source and by rule or kind, slowest
-/// own work first, then the process's total (parsing the diff, reporting and the rest are the
-/// difference); last, where resident memory peaked.
+
+bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
+  return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
+}
+
+}  // namespace
+
 void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
   double sources = 0, own = 0;
   for (const auto& [name, s] : t.sources) sources += s;
@@ -82,7 +86,10 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
                                      : std::make_pair(std::string("rule "), id);
   };
   std::vector<dsl::EvalTimings::Rule> rules = t.rules;
-  std::stable_sort(rules.begin(), rules.end(), [](const auto& a, const auto& b) { return a.own_s > b.own_s; });
+  // slowest first by what each cost in all: its own work and the sources it was the first to read
+  // (a kind that builds every file's facts costs seconds while its own work is nothing)
+  std::stable_sort(rules.begin(), rules.end(),
+                   [](const auto& a, const auto& b) { return a.own_s + a.sources_s > b.own_s + b.sources_s; });
   for (const auto& r : rules) {
     auto [kind, name] = what(r.id);
     std::snprintf(line, sizeof line, "timings: %s  %-20s %8.2f s own, %8.2f s building sources, %zu finding%s before filters\n",
@@ -121,12 +128,6 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
     std::snprintf(line, sizeof line, "; no later step went higher: it is the whole run's peak\n");
   err << line;
 }
-
-bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
-  return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
-}
-
-}  // namespace
 
 int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& out, std::ostream& err,
                bool stdout_is_tty) {
@@ -213,7 +214,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   // --quiet: the notes go nowhere; warnings and errors still reach `err`.
   std::ostringstream discarded;
   std::ostream& notes = opts.quiet ? static_cast<std::ostream&>(discarded) : err;
-  pipeline::print_notes(change->notes, notes);
+  // What is reviewed first, then what of it is left out (binary files, files over the size limit).
   if (opts.inputs.all) {
     notes << "note: reviewing every file of " << (opts.inputs.work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12))
         << " (audit mode): " << change->files.size() << (change->files.size() == 1 ? " file" : " files") << "\n";
@@ -230,6 +231,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
         << (work_tree ? std::string("the work tree") : change->pr.head_sha.substr(0, 12)) << ": " << change->files.size()
         << (change->files.size() == 1 ? " changed file" : " changed files") << "\n";
   }
+  pipeline::print_notes(change->notes, notes);
 
   // 3. The review pipeline (runner/pipeline/review.hpp): evaluate, configuration, filter,
   //    suppressions, baseline, differential review, order.

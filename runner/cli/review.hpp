@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dsl/finding.hpp"
+#include "dsl/ruleset.hpp"
 #include "runner/change/repository.hpp"
 #include "runner/change/shard.hpp"
 #include "runner/cli/inputs.hpp"
@@ -76,11 +77,20 @@ struct ReviewOptions {
   /// outputs asked for still appear; the exit code is unchanged).
   bool quiet = false;
   /// --timings: after the run, print on `err` where the evaluation's CPU went: each fact
-  /// source's build (facts and indexes) and each rule's own joins, slowest first.
+  /// source's build (facts and indexes) and each rule's own joins, slowest first (print_timings).
   bool timings = false;
   /// Other repositories as named scopes (--with NAME=PATH[@REV], `repos:` in the configuration).
   std::vector<change::WithSpec> with;
 };
+
+/// `--timings`: prints on `err`, one "timings: " line each, the process's CPU time (getrusage
+/// RUSAGE_SELF, user + system) with the evaluation's share in fact sources and in rules' own
+/// work; each fact source's build time, slowest first; each rule's and kind's own time and the
+/// time of the sources it was the first to read, slowest first by their sum (ties keep `t.rules`'
+/// order); last, the rule during which the resident high-water mark peaked (EvalTimings::Rule::
+/// peak_rss_kib) and by how much it rose there (nothing when `t.rules` is empty). Never throws
+/// beyond what writing to `err` throws.
+void print_timings(const dsl::EvalTimings& t, std::ostream& err);
 
 /// Runs a review and returns the exit code: 0 nothing new at or above fail_on (pre-existing
 /// findings do not count), 1 new findings at or above it, 2 usage or ruleset error, 3 input error. Messages go to `err`; stdout outputs to
