@@ -34,27 +34,32 @@ bool only_not_implemented(TSNode body, std::string_view src) {
   return is(r, "raise_statement") && node_text(r, src).find("NotImplementedError") != std::string_view::npos;
 }
 
-bool contains_yield(TSNode n) {
+// A `yield` inside `n`, outside nested functions, classes and lambdas. A text without the word
+// has none: most bodies are decided without a walk.
+bool contains_yield(TSNode n, std::string_view src) {
+  if (node_text(n, src).find("yield") == std::string_view::npos) return false;
   if (is(n, "yield")) return true;
   if (is(n, "function_definition") || is(n, "class_definition") || is(n, "lambda")) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    if (contains_yield(ts_node_named_child(n, i))) return true;
-  return false;
+  bool found = false;
+  each_named(n, [&](TSNode k) { found = found || contains_yield(k, src); });
+  return found;
 }
 
-void collect_functions(TSNode n, std::vector<std::pair<TSNode, bool>>& out, bool in_class) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-    TSNode c = ts_node_named_child(n, i);
+// Every function definition under `n`, in source order, with whether it is a method (directly in
+// a class body). A statement whose text lacks "def" holds none and is not walked.
+void collect_functions(TSNode n, std::string_view src, std::vector<std::pair<TSNode, bool>>& out, bool in_class) {
+  each_named(n, [&](TSNode c) {
     if (is(c, "decorated_definition")) c = field(c, "definition");
     if (is(c, "function_definition")) {
       out.emplace_back(c, in_class);
-      collect_functions(field(c, "body"), out, false);
+      collect_functions(field(c, "body"), src, out, false);
     } else if (is(c, "class_definition")) {
-      collect_functions(field(c, "body"), out, true);
-    } else if (!ts_node_is_null(c) && !is(c, "expression_statement") && !is(c, "comment")) {
-      collect_functions(c, out, in_class);
+      collect_functions(field(c, "body"), src, out, true);
+    } else if (!ts_node_is_null(c) && !is(c, "expression_statement") && !is(c, "comment") &&
+               node_text(c, src).find("def") != std::string_view::npos) {
+      collect_functions(c, src, out, in_class);
     }
-  }
+  });
 }
 
 }  // namespace
@@ -63,7 +68,7 @@ NoReturnNames find_noreturn(TSNode root, std::string_view source, const EndsAbno
   NoReturnNames nr;
   if (ts_node_is_null(root)) return nr;
   std::vector<std::pair<TSNode, bool>> funcs;
-  collect_functions(root, funcs, false);
+  collect_functions(root, source, funcs, false);
   std::vector<std::pair<TSNode, bool>> candidates;
   for (auto& [f, in_class] : funcs) {
     TSNode rt = field(f, "return_type");
@@ -83,7 +88,7 @@ NoReturnNames find_noreturn(TSNode root, std::string_view source, const EndsAbno
         is(last, "function_definition") || is(last, "class_definition") || is(last, "decorated_definition") ||
         (is(last, "expression_statement") && !is(ts_node_named_child(last, 0), "call")))
       continue;
-    if (only_not_implemented(body, source) || contains_yield(body)) continue;
+    if (only_not_implemented(body, source) || contains_yield(body, source)) continue;
     if (ts_node_start_byte(f) > 0 && node_text(f, source).substr(0, 5) == "async") continue;
     candidates.emplace_back(f, in_class);
   }

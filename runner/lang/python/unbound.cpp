@@ -860,8 +860,7 @@ class Analyzer {
       collect_identifiers(field(n, "object"), out, depth + 1);
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      collect_identifiers(ts_node_named_child(n, i), out, depth + 1);
+    each_named(n, [&](TSNode k) { collect_identifiers(k, out, depth + 1); });
   }
 
   void emit(TSNode id, const std::string& name, int r, const ScopeInfo& where) {
@@ -1029,7 +1028,7 @@ class Analyzer {
         }
         shadow_targets(field(c, "left"), shadowed);
       } else {
-        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) expr(ts_node_named_child(c, i), *cur);
+        each_named(c, [&](TSNode k) { expr(k, *cur); });
       }
     }
     expr(body, *cur);
@@ -1048,7 +1047,7 @@ class Analyzer {
       out.push_back(i);
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) shadow_targets(ts_node_named_child(t, i), out);
+    each_named(t, [&](TSNode k) { shadow_targets(k, out); });
   }
 
   // Defaults and annotations are evaluated where the function is defined.
@@ -1063,7 +1062,7 @@ class Analyzer {
 
   void bind_parameters(TSNode params, State& s) {
     if (ts_node_is_null(params)) return;
-    for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) bind_param(ts_node_named_child(params, i), s);
+    each_named(params, [&](TSNode k) { bind_param(k, s); });
   }
   void bind_param(TSNode p, State& s) {
     if (is(p, "identifier")) {
@@ -1073,7 +1072,7 @@ class Analyzer {
     } else if (is(p, "type")) {
       return;
     } else {
-      for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) bind_param(ts_node_named_child(p, i), s);
+      each_named(p, [&](TSNode k) { bind_param(k, s); });
     }
   }
 
@@ -1086,7 +1085,7 @@ class Analyzer {
     } else if (!std::strcmp(ty, "attribute") || !std::strcmp(ty, "subscript")) {
       expr(t, s);
     } else {
-      for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i) bind_target(ts_node_named_child(t, i), s);
+      each_named(t, [&](TSNode k) { bind_target(k, s); });
     }
   }
 
@@ -1159,11 +1158,11 @@ class Analyzer {
       }
     } else if (!std::strcmp(t, "return_statement")) {
       saw_return_ = true;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+      each_named(n, [&](TSNode k) { expr(k, s); });
       note_exception_point(s);
       s = State::dead();
     } else if (!std::strcmp(t, "raise_statement")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+      each_named(n, [&](TSNode k) { expr(k, s); });
       note_exception_point(s);
       s = State::dead();
     } else if (!std::strcmp(t, "assert_statement")) {
@@ -1214,7 +1213,7 @@ class Analyzer {
     } else if (!std::strcmp(t, "block")) {
       block(n, s);
     } else {
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) expr(ts_node_named_child(n, i), s);
+      each_named(n, [&](TSNode k) { expr(k, s); });
     }
   }
 
@@ -1653,7 +1652,7 @@ class Analyzer {
       }
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) bind_pattern(ts_node_named_child(p, i), s);
+    each_named(p, [&](TSNode k) { bind_pattern(k, s); });
   }
 
   static bool irrefutable(TSNode cc) {
@@ -1720,8 +1719,7 @@ class Analyzer {
 
 void module_names(TSNode n, std::string_view src, std::unordered_set<std::string>& out) {
   // Names bound at module level (cheap over-approximation: assignment/def/class/import targets).
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  each_named(n, [&](TSNode c) {
     if (is(c, "decorated_definition")) c = field(c, "definition");
     if (is(c, "function_definition") || is(c, "class_definition")) {
       out.emplace(node_text(field(c, "name"), src));
@@ -1740,7 +1738,7 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
                is(c, "for_statement")) {
       module_names(c, src, out);
     }
-  }
+  });
 }
 
 // False when no path of a function with this text can end other than by reaching the end of its
@@ -1795,11 +1793,10 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
   module_names(root, source, module_level);
 
   bool lazy = false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
-    TSNode c = ts_node_named_child(root, i);
+  each_named(root, [&](TSNode c) {
     if (is(c, "future_import_statement") && node_text(c, source).find("annotations") != std::string_view::npos)
       lazy = true;
-  }
+  });
   std::deque<ScopeInfo> infos;
   std::vector<ScopeJob> jobs{{root, "<module>", "module", {}}};
   while (!jobs.empty()) {
