@@ -229,6 +229,19 @@ PyKind py_kind(TSNode n) {
   return s < table.kinds.size() ? table.kinds[s] : PyKind::Other;
 }
 
+// Whether `text` may hold the keyword `word`: an occurrence with no letter or `_` before it (a
+// digit may end a number written against it, as in `1if x else 2`) and no letter, digit or `_`
+// after it.
+bool has_keyword(std::string_view text, std::string_view word) {
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    if ((at == 0 || !letter(text[at - 1])) && (end == text.size() || !word_char(text[end]))) return true;
+  }
+  return false;
+}
+
 struct PyWalker {
   std::string_view src;
   std::vector<BranchChain>& out;
@@ -271,17 +284,22 @@ struct PyWalker {
     } else if (k == PyKind::Ternary && !ternary_continuation) {
       ternary_chain(n);
     }
-    if (++depth <= kMaxWalkDepth && ts_tree_cursor_goto_first_child(cur)) {
-      uint32_t i = 0;
-      do {
-        TSNode ch = ts_tree_cursor_current_node(cur);
-        if (!ts_node_is_named(ch)) continue;
-        walk(cur, k == PyKind::Ternary && i == 2 && py_kind(ch) == PyKind::Ternary);
-        ++i;
-      } while (ts_tree_cursor_goto_next_sibling(cur));
-      ts_tree_cursor_goto_parent(cur);
+    // A chain starts at an `if`, a `match` or a conditional expression, each of which holds the
+    // word `if` or `match`: a node whose text holds neither has none inside and is not walked.
+    const std::string_view text = node_text(n, src);
+    if (k != PyKind::Other || has_keyword(text, "if") || has_keyword(text, "match")) {
+      if (++depth <= kMaxWalkDepth && ts_tree_cursor_goto_first_child(cur)) {
+        uint32_t i = 0;
+        do {
+          TSNode ch = ts_tree_cursor_current_node(cur);
+          if (!ts_node_is_named(ch)) continue;
+          walk(cur, k == PyKind::Ternary && i == 2 && py_kind(ch) == PyKind::Ternary);
+          ++i;
+        } while (ts_tree_cursor_goto_next_sibling(cur));
+        ts_tree_cursor_goto_parent(cur);
+      }
+      --depth;
     }
-    --depth;
     if (pushed) names.pop_back();
   }
 
