@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "dsl/diagnostic.hpp"
@@ -284,21 +285,23 @@ int run(int argc, char** argv) {
                "for size or not parsed, or the memory ceiling was reached (the outputs still say what was missed)");
 
   auto* check = app.add_subcommand("check", "Check rulesets at load time: syntax, names, types, regexes, message gates");
-  std::vector<std::string> check_files;
+  std::vector<std::string> check_files, check_rs;
   bool strict = false;
-  check->add_option("files", check_files, "Ruleset files or shipped names")->required();
+  check->add_option("files", check_files, "Ruleset files or shipped names");
+  check->add_option("-r,--ruleset", check_rs, "A ruleset file or shipped name, as for a review (repeatable; same as a positional one)");
   check->add_flag("--strict", strict, "Treat warnings (e.g. a rule without a bad example) as errors");
   check->footer("Example: runner check --strict rulesets/atom");
 
   auto* test = app.add_subcommand("test", "Run every rule's examples: bad ones must fire (on `# <- ID` lines), good ones must not");
-  std::vector<std::string> test_files, test_rules;
+  std::vector<std::string> test_files, test_rs, test_rules;
   bool verbose = false;
-  test->add_option("files", test_files, "Ruleset files or shipped names")->required();
+  test->add_option("files", test_files, "Ruleset files or shipped names");
+  test->add_option("-r,--ruleset", test_rs, "A ruleset file or shipped name, as for a review (repeatable; same as a positional one)");
   test->add_option("--rule", test_rules, "Only this rule id (repeatable)");
   test->add_flag("-v,--verbose", verbose, "Also list passing examples");
   std::string test_sarif;
   test->add_option("--sarif", test_sarif, "Also write the examples' findings as one SARIF file");
-  test->footer("Example: runner test rulesets/atom --rule D1b -v");
+  test->footer("Example: runner test rulesets/atom --rule D1b -v    runner test -r team.rules");
 
   auto* explain = app.add_subcommand("explain", "Show a rule: severity, problem/impact/action, help and examples");
   std::string explain_id;
@@ -350,8 +353,25 @@ int run(int argc, char** argv) {
   }
 
   try {
-    if (*check) return cmd_check(check_files, strict, out, err);
-    if (*test) return run_examples(test_files, test_rules, verbose, test_sarif, out, err);
+    // `runner check|test FILE…` or `-r FILE` as in a review: both, in the order given
+    auto rulesets_of = [&](const char* cmd, std::vector<std::string> files, const std::vector<std::string>& rs)
+        -> std::optional<std::vector<std::string>> {
+      files.insert(files.end(), rs.begin(), rs.end());
+      if (files.empty()) {
+        err << "runner " << cmd << ": no ruleset given; pass a ruleset file or shipped name, e.g. `runner " << cmd
+            << " team.rules` or `runner " << cmd << " -r atom`\n";
+        return std::nullopt;
+      }
+      return files;
+    };
+    if (*check) {
+      auto files = rulesets_of("check", check_files, check_rs);
+      return files ? cmd_check(*files, strict, out, err) : 2;
+    }
+    if (*test) {
+      auto files = rulesets_of("test", test_files, test_rs);
+      return files ? run_examples(*files, test_rules, verbose, test_sarif, out, err) : 2;
+    }
     if (*explain) return cmd_explain(explain_id, explain_rs, explain_plan, out, err);
     if (*sources) {
       cmd_sources(out);

@@ -299,6 +299,7 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   run.head_sha = change->pr.head_sha;
   run.repository_uri = repository_uri(change->pr, env);
   run.filter = opts.filter;
+  run.changed_files = static_cast<long>(change->files.size());
 
   // The baseline is read before the evaluation: a baseline that cannot be read stops the run.
   std::optional<std::set<std::string>> baseline;

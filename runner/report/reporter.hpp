@@ -52,6 +52,9 @@ struct RunInfo {
   int exit_code = 0;                           ///< the exit code the runner will return (0-4)
   int cut_by_limits = 0;                       ///< findings dropped before reporting by run limits
   std::string filter;                          ///< "added", "context", "file" or "all"
+  /// Files in the change under review; 0: nothing was reviewed (the text report says so beside
+  /// its verdict, so an empty comparison is not taken for a pass). -1: not known.
+  long changed_files = -1;
   /// The run compared findings with the base (differential review): SARIF results carry
   /// baselineState "new" or "unchanged" (Finding::pre_existing).
   bool differential = false;

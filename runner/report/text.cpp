@@ -58,6 +58,9 @@ class TextReporter final : public Reporter {
     out_ << line << " \xE2\x80\x94 "
          << paint(v == Verdict::Block ? "1;31" : v == Verdict::NeedsWork ? "1;33" : "1;32",
                   std::string(verdict_label(v)));
+    if (run.changed_files == 0)
+      out_ << " (nothing reviewed: the change has no files; pick what to compare with --base REV, or --all "
+              "for every file)";
     if (!run.incomplete.empty())
       out_ << paint("1;31", " (INCOMPLETE: " + std::to_string(run.incomplete.size()) +
                                 (run.incomplete.size() == 1 ? " rule or file" : " rules or files") + " not reviewed)");

@@ -246,6 +246,19 @@ TEST_CASE("check, test, explain, sources and list") {
   auto t = runner({"test", "mini.rules"});
   CHECK(t.exit_code == 0);
   CHECK(t.out == "8 passed, 0 failed, 0 skipped\n");
+  // -r names a ruleset as it does for a review
+  auto tr = runner({"test", "-r", "mini.rules"});
+  CHECK(tr.exit_code == 0);
+  CHECK(tr.out == t.out);
+  auto cr = runner({"check", "--strict", "-r", "mini.rules", "-r", "bad.rules"});
+  CHECK(cr.exit_code == 2);
+  CHECK(cr.out == c.out);
+  for (const char* cmd : {"test", "check"}) {
+    auto none = runner({cmd});
+    CHECK(none.exit_code == 2);
+    CHECK(none.err == std::string("runner ") + cmd + ": no ruleset given; pass a ruleset file or shipped name, e.g. `runner " +
+                          cmd + " team.rules` or `runner " + cmd + " -r atom`\n");
+  }
 
   auto e = runner({"explain", "PRINT1", "-r", "mini.rules"});
   CHECK(e.exit_code == 0);

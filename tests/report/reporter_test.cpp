@@ -80,6 +80,15 @@ TEST_CASE("text closing line per verdict") {
   CHECK(render("text", {}, RunInfo{}) == "0 block, 0 warn, 0 note \xE2\x80\x94 LGTM\n");
   auto w = make_finding("R", "T", Severity::Warn, Evidence::Inferred, "a.py", 0, 0, "p", "", "");
   CHECK(render("text", {w}, RunInfo{}) == "a.py: warn[R]: p [inferred]\n\n0 block, 1 warn, 0 note \xE2\x80\x94 NEEDS WORK\n");
+  // an empty change is not a pass: the line says nothing was reviewed and how to compare more
+  RunInfo empty;
+  empty.changed_files = 0;
+  CHECK(render("text", {}, empty) ==
+        "0 block, 0 warn, 0 note \xE2\x80\x94 LGTM (nothing reviewed: the change has no files; pick what to compare "
+        "with --base REV, or --all for every file)\n");
+  RunInfo one;
+  one.changed_files = 1;
+  CHECK(render("text", {}, one) == "0 block, 0 warn, 0 note \xE2\x80\x94 LGTM\n");
 }
 
 TEST_CASE("text code frame from the snippet alone and for long lines") {
