@@ -76,26 +76,25 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
   err << line;
   std::vector<std::pair<std::string, double>> by_source(t.sources.begin(), t.sources.end());
   std::stable_sort(by_source.begin(), by_source.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  // rows that print as 0.00 s are counted in one line, not listed
+  constexpr double kShown = 0.005;
+  size_t quiet = 0;
   for (const auto& [name, s] : by_source) {
+    if (s < kShown) {
+      ++quiet;
+      continue;
+    }
     std::snprintf(line, sizeof line, "timings: source %-20s %8.2f s\n", name.c_str(), s);
     err << line;
   }
+  if (quiet) err << "timings: " << quiet << " more sources, each under 0.01 s\n";
+  if (!by_source.empty())
+    err << "timings: (a source's time includes parsing and analysing the files it was the first to read)\n";
   // "kind NAME" entries are the change-kind classifiers, listed as kinds, not rules
   auto what = [](const std::string& id) {
     return id.rfind("kind ", 0) == 0 ? std::make_pair(std::string("kind "), id.substr(5))
                                      : std::make_pair(std::string("rule "), id);
   };
-  std::vector<dsl::EvalTimings::Rule> rules = t.rules;
-  // slowest first by what each cost in all: its own work and the sources it was the first to read
-  // (a kind that builds every file's facts costs seconds while its own work is nothing)
-  std::stable_sort(rules.begin(), rules.end(),
-                   [](const auto& a, const auto& b) { return a.own_s + a.sources_s > b.own_s + b.sources_s; });
-  for (const auto& r : rules) {
-    auto [kind, name] = what(r.id);
-    std::snprintf(line, sizeof line, "timings: %s  %-20s %8.2f s own, %8.2f s building sources, %zu finding%s before filters\n",
-                  kind.c_str(), name.c_str(), r.own_s, r.sources_s, r.findings, r.findings == 1 ? "" : "s");
-    err << line;
-  }
   // Where memory peaked: the first rule or kind after which the process's high-water mark is the
   // highest (they run one after the other, so the peak was reached while it ran, with the fact
   // sources it was the first to read).
@@ -106,6 +105,23 @@ void print_timings(const dsl::EvalTimings& t, std::ostream& err) {
       peak = &t.rules[i];
       before = i > 0 ? &t.rules[i - 1] : nullptr;
     }
+  std::vector<dsl::EvalTimings::Rule> rules = t.rules;
+  // slowest first by what each cost in all: its own work and the sources it was the first to read
+  // (a kind that builds every file's facts costs seconds while its own work is nothing)
+  std::stable_sort(rules.begin(), rules.end(),
+                   [](const auto& a, const auto& b) { return a.own_s + a.sources_s > b.own_s + b.sources_s; });
+  quiet = 0;
+  for (const auto& r : rules) {
+    if (r.own_s + r.sources_s < kShown && !(peak && r.id == peak->id)) {  // the peak's rule is named below
+      ++quiet;
+      continue;
+    }
+    auto [kind, name] = what(r.id);
+    std::snprintf(line, sizeof line, "timings: %s  %-20s %8.2f s own, %8.2f s building sources, %zu finding%s before filters\n",
+                  kind.c_str(), name.c_str(), r.own_s, r.sources_s, r.findings, r.findings == 1 ? "" : "s");
+    err << line;
+  }
+  if (quiet) err << "timings: " << quiet << " more rules or kinds, each under 0.01 s\n";
   if (!peak) return;
   auto mib = [](long kib) { return static_cast<double>(kib) / 1024; };
   auto [kind, name] = what(peak->id);

@@ -87,7 +87,8 @@ struct ReviewOptions {
 /// RUSAGE_SELF, user + system) with the evaluation's share in fact sources and in rules' own
 /// work; each fact source's build time, slowest first; each rule's and kind's own time and the
 /// time of the sources it was the first to read, slowest first by their sum (ties keep `t.rules`'
-/// order); last, the rule during which the resident high-water mark peaked (EvalTimings::Rule::
+/// order); a source, rule or kind under 0.005 s is not listed but counted in one line ("N more
+/// …"); last, the rule during which the resident high-water mark peaked (EvalTimings::Rule::
 /// peak_rss_kib) and by how much it rose there (nothing when `t.rules` is empty). Never throws
 /// beyond what writing to `err` throws.
 void print_timings(const dsl::EvalTimings& t, std::ostream& err);
