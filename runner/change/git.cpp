@@ -61,8 +61,8 @@ std::optional<std::string> read_file(const std::filesystem::path& p) {
 void check_repository(const std::string& repo) {
   std::error_code ec;
   if (!std::filesystem::is_directory(repo, ec))
-    throw InputError{repo, std::filesystem::exists(repo, ec) ? "not a folder (pass --repo DIR, the repository's folder)"
-                                                             : "no such folder (pass --repo DIR, the repository's folder)"};
+    throw InputError{repo, std::filesystem::exists(repo, ec) ? "not a folder (--repo takes the repository's folder)"
+                                                             : "no such folder (--repo takes the repository's folder)"};
   ProcessResult r = git(repo, {"rev-parse", "--git-dir"});
   if (r.exit_code != 0)
     throw InputError{repo, "not a git repository (pass --repo DIR, or compare two folders with --base-dir/--head-dir, "

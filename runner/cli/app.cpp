@@ -491,7 +491,7 @@ int run(int argc, char** argv) {
       if (std::find(known.begin(), known.end(), s.format) == known.end()) {
         err << "runner: unknown format \"" << s.format << "\"; use one of:";
         for (const auto& k : known) err << " " << k;
-        err << "\n";
+        err << dsl::did_you_mean(s.format, std::vector<std::string>(known.begin(), known.end())) << "\n";
         return 2;
       }
       o.outputs.push_back(s);

@@ -239,9 +239,9 @@ TEST_CASE("load_git_change: unknown revisions and folders that are not repositor
     }
     return std::string("no error");
   };
-  CHECK(error_for(plain.str() + "/no-such-folder") == "no such folder (pass --repo DIR, the repository's folder)");
+  CHECK(error_for(plain.str() + "/no-such-folder") == "no such folder (--repo takes the repository's folder)");
   std::ofstream(plain.str() + "/file.txt") << "x\n";
-  CHECK(error_for(plain.str() + "/file.txt") == "not a folder (pass --repo DIR, the repository's folder)");
+  CHECK(error_for(plain.str() + "/file.txt") == "not a folder (--repo takes the repository's folder)");
 }
 
 TEST_CASE("load_git_change with all: every file of the head is added against git's empty tree") {

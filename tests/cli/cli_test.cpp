@@ -183,6 +183,10 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
       {{"-r", "atomm", "--base-dir", "base", "--head-dir", "head"}, 2,
        "atomm: error: no ruleset file of that name, and no shipped ruleset called that (shipped: atom, ops); "
        "did you mean `atom`?\n", true},
+      // a near miss of a ruleset file beside it
+      {{"-r", "mni.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
+       "mni.rules: error: no ruleset file of that name, and no shipped ruleset called that (shipped: atom, ops); "
+       "did you mean `mini.rules`?\n", true},
       {{"-r", "bad.rules", "--base-dir", "base", "--head-dir", "head"}, 2,
        "bad.rules:3:35: error: unknown field `nosuchfield` of `lines`\n"
        "    for l in lines(changed) where l.nosuchfield\n"
@@ -192,6 +196,9 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
       {{"-r", "mini.rules", "--base-dir", "base"}, 2, "runner: --base-dir and --head-dir go together"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--format", "xml"}, 2,
        "runner: unknown format \"xml\"; use one of: text json sarif github summary"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--format", "jsn=out.json"}, 2,
+       "runner: unknown format \"jsn\"; use one of: text json sarif github summary markdown rdjson codeclimate "
+       "baseline; did you mean `json`?\n", true},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "typo.yml"}, 3,
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
