@@ -96,6 +96,16 @@ std::string_view node_text(TSNode node, std::string_view source) {
   return source.substr(a, b - a);
 }
 
+bool may_hold_keyword(std::string_view text, std::string_view word) {
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const size_t end = at + word.size();
+    if ((at == 0 || !letter(text[at - 1])) && (end == text.size() || !word_char(text[end]))) return true;
+  }
+  return false;
+}
+
 TSNode field(TSNode node, const char* name) {
   if (ts_node_is_null(node)) return node;
   return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));

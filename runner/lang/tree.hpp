@@ -52,6 +52,12 @@ Tree parse_tree(Language lang, std::string_view source);
 /// The bytes of `node` inside `source` (empty for a null node or out-of-range offsets).
 std::string_view node_text(TSNode node, std::string_view source);
 
+/// Whether `text` may hold the keyword `word` (a walk's prefilter: a node whose text cannot hold
+/// it has no node of that keyword inside): an occurrence with no letter or `_` before it (a digit
+/// may end a number written against it, as in Python's `1if x else 2`) and no letter, digit or
+/// `_` after it. Comments and strings are not told apart: they can only make it true.
+bool may_hold_keyword(std::string_view text, std::string_view word);
+
 /// Child by field name ("body", "condition"); a null node when absent.
 TSNode field(TSNode node, const char* name);
 

@@ -13,7 +13,6 @@ namespace {
 
 using lang::field;
 using lang::is;
-using lang::named_children;
 using lang::node_text;
 using Cmp = ArmCompare;
 // Deeper syntax trees than this are not walked (hostile input must not exhaust the stack).
@@ -126,6 +125,12 @@ struct CppWalker {
 
   void walk(TSNode n) {
     if (ts_node_is_null(n)) return;
+    // A chain starts at an `if`, a `switch` or a `?:`: a node whose text holds none of them has
+    // none inside and is not walked.
+    const std::string_view text = node_text(n, src);
+    if (text.find('?') == std::string_view::npos && !lang::may_hold_keyword(text, "if") &&
+        !lang::may_hold_keyword(text, "switch"))
+      return;
     bool pushed = false;
     if (is(n, "function_definition")) {
       TSNode d = field(n, "declarator");
@@ -140,7 +145,7 @@ struct CppWalker {
       ternary_chain(n);
     }
     if (++depth <= kMaxWalkDepth)
-      for (TSNode c : named_children(n)) walk(c);
+      lang::each_named(n, [&](TSNode c) { walk(c); });
     --depth;
     if (pushed) fns.pop_back();
   }

@@ -229,19 +229,6 @@ PyKind py_kind(TSNode n) {
   return s < table.kinds.size() ? table.kinds[s] : PyKind::Other;
 }
 
-// Whether `text` may hold the keyword `word`: an occurrence with no letter or `_` before it (a
-// digit may end a number written against it, as in `1if x else 2`) and no letter, digit or `_`
-// after it.
-bool has_keyword(std::string_view text, std::string_view word) {
-  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const size_t end = at + word.size();
-    if ((at == 0 || !letter(text[at - 1])) && (end == text.size() || !word_char(text[end]))) return true;
-  }
-  return false;
-}
-
 struct PyWalker {
   std::string_view src;
   std::vector<BranchChain>& out;
@@ -287,7 +274,7 @@ struct PyWalker {
     // A chain starts at an `if`, a `match` or a conditional expression, each of which holds the
     // word `if` or `match`: a node whose text holds neither has none inside and is not walked.
     const std::string_view text = node_text(n, src);
-    if (k != PyKind::Other || has_keyword(text, "if") || has_keyword(text, "match")) {
+    if (k != PyKind::Other || lang::may_hold_keyword(text, "if") || lang::may_hold_keyword(text, "match")) {
       if (++depth <= kMaxWalkDepth && ts_tree_cursor_goto_first_child(cur)) {
         uint32_t i = 0;
         do {
