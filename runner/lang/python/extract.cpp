@@ -211,13 +211,11 @@ class PyWalker {
     f.qualified = b_.prefixes[ctx.prefix] + f.name;
     if (ctx.direct_class >= 0) f.cls = b_.model.classes[ctx.direct_class].name;
     TSNode ps = field(n, "parameters");
-    uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode p = ts_node_named_child(ps, i);
+    each_named(ps, [&](TSNode p) {
       std::string_view t = type_of(p);
-      if (is(t, "comment") || is(t, "keyword_separator") || is(t, "positional_separator")) continue;
+      if (is(t, "comment") || is(t, "keyword_separator") || is(t, "positional_separator")) return;
       f.params.push_back(param(b_, p));
-    }
+    });
     f.decorators = std::move(pending_decorators_);
     pending_decorators_.clear();
     f.start_line = start_line(n);
@@ -246,16 +244,14 @@ class PyWalker {
     TSNode args = field(n, "arguments");
     if (!ts_node_is_null(args)) {
       if (is(type_of(args), "argument_list")) {
-        uint32_t count = ts_node_named_child_count(args);
-        for (uint32_t i = 0; i < count; ++i) {
-          TSNode a = ts_node_named_child(args, i);
+        each_named(args, [&](TSNode a) {  // one cursor: a call can pass thousands of arguments
           std::string_view t = type_of(a);
-          if (is(t, "comment")) continue;
+          if (is(t, "comment")) return;
           if (is(t, "keyword_argument"))
             c.kwargs.emplace_back(b_.str(field(a, "name")), b_.str(field(a, "value")));
           else
             c.args.push_back(b_.str(a));
-        }
+        });
       } else {
         c.args.push_back(b_.str(args));
       }
