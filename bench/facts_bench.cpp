@@ -194,10 +194,9 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   b.add("classes", cl);
   size_t ca = vec(m.calls);
   for (const auto& c : m.calls) {
-    ca += heap(c.callee) + strs(c.args) + vec(c.kwargs);  // function: a view into function_names
-    for (const auto& [k, v] : c.kwargs) ca += heap(k) + heap(v);
+    ca += heap(c.callee) + vec(c.args) + vec(c.kwargs);  // function: a view into function_names
   }
-  b.add("calls", ca);  // their text is a view into the store
+  b.add("calls", ca);  // their text, arguments and keywords are views into the store
   size_t as = vec(m.assignments);
   for (const auto& a : m.assignments) as += heap(a.target) + heap(a.cls);  // value, op, text, function: views
   b.add("assignments", as);

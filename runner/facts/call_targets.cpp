@@ -699,8 +699,8 @@ Bound bind_arguments(const lang::Call& c, const std::vector<lang::Param>& params
   }
   std::set<std::string> given;
   for (const auto& [k, v] : c.kwargs) {
-    given.insert(k);
-    if (!has_kwargs && !names.count(k)) out.unknown.push_back(k);
+    given.emplace(k);
+    if (!has_kwargs && !names.count(std::string(k))) out.unknown.emplace_back(k);
   }
   if (!out.unknown.empty()) {
     out.error = fname + "() got an unexpected keyword argument '" + out.unknown[0] + "'";
@@ -925,7 +925,7 @@ class CallTargetFields final : public dsl::FieldProvider {
     if (name == "added") return Value(added_[static_cast<size_t>(index)] != 0);
     if (name == "kwarg_names") {
       std::vector<std::string> names;
-      for (const auto& [k, v] : c.kwargs) names.push_back(k);
+      for (const auto& [k, v] : c.kwargs) names.emplace_back(k);
       return util::str_list(names);
     }
     std::lock_guard lock(mu_);
@@ -1002,17 +1002,27 @@ class CallTargetsSource final : public Source {
     // is its location and an index. The cached model's calls are read in place (an audit's
     // whole-repository read had copied every call of the repository); a model parsed only for
     // this read is not kept, so its calls are copied (their text left out: read by no field, and
-    // a view into that model; their function names are views into the model's pool, kept).
+    // a view into that model; their function names are views into the model's pool, kept; their
+    // arguments, views into that model's text too, are copied into a pool of their own).
     std::shared_ptr<const std::vector<lang::Call>> calls;
     if (ctx.model_cached(r.path, r.base)) {
       calls = std::shared_ptr<const std::vector<lang::Call>>(m, &m->calls);
     } else {
       struct Copy {
         std::shared_ptr<std::deque<std::string>> names;  // what the calls' `function` views
+        std::deque<std::string> texts;                    // what their arguments view
         std::vector<lang::Call> calls;
       };
-      auto copy = std::make_shared<Copy>(Copy{m->function_names, m->calls});
-      for (auto& c : copy->calls) c.text = {};
+      auto copy = std::make_shared<Copy>(Copy{m->function_names, {}, m->calls});
+      auto own = [&copy](std::string_view& v) { v = copy->texts.emplace_back(v); };
+      for (auto& c : copy->calls) {
+        c.text = {};
+        for (auto& a : c.args) own(a);
+        for (auto& [k, v] : c.kwargs) {
+          own(k);
+          own(v);
+        }
+      }
       calls = std::shared_ptr<const std::vector<lang::Call>>(copy, &copy->calls);
     }
     std::vector<char> added;

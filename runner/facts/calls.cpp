@@ -29,13 +29,13 @@ class CallFields final : public dsl::FieldProvider {
     if (name == "kwargs") {
       Value::List l;
       l.reserve(c.kwargs.size());
-      for (const auto& [k, v] : c.kwargs) l.emplace_back(k + "=" + v);
+      for (const auto& [k, v] : c.kwargs) l.emplace_back(std::string(k).append("=").append(v));
       return Value(std::move(l));
     }
     if (name == "kwarg_names") {
       Value::List l;
       l.reserve(c.kwargs.size());
-      for (const auto& kv : c.kwargs) l.emplace_back(kv.first);
+      for (const auto& kv : c.kwargs) l.emplace_back(std::string(kv.first));
       return Value(std::move(l));
     }
     if (name == "in_loop") return Value(c.in_loop);

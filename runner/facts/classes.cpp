@@ -292,8 +292,8 @@ class AttributesSource final : public Source {
             rlines.push_back(Value(u.line));
             added = added || (cf && cf->added_lines.count(u.line));
           }
-        f->set("assigned_in", util::str_list({ain.begin(), ain.end()}));
-        f->set("read_in", util::str_list({rin.begin(), rin.end()}));
+        f->set("assigned_in", util::str_list(ain));
+        f->set("read_in", util::str_list(rin));
         f->set("read_lines", Value(std::move(rlines)));
         bool provided = cm.provides(i, n);
         f->set("provided", Value(provided));

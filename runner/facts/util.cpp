@@ -5,13 +5,6 @@
 
 namespace review::facts::util {
 
-dsl::Value str_list(const std::vector<std::string>& v) {
-  dsl::Value::List l;
-  l.reserve(v.size());
-  for (const auto& s : v) l.emplace_back(s);
-  return dsl::Value(std::move(l));
-}
-
 std::string trim(std::string_view s) {
   size_t a = s.find_first_not_of(" \t");
   if (a == std::string_view::npos) return {};

@@ -12,8 +12,14 @@
 
 namespace review::facts::util {
 
-/// A list value of strings.
-dsl::Value str_list(const std::vector<std::string>& v);
+/// A list value of strings, from any range of strings or string views.
+template <class Strings>
+dsl::Value str_list(const Strings& v) {
+  dsl::Value::List l;
+  l.reserve(v.size());
+  for (const auto& s : v) l.emplace_back(std::string(s));
+  return dsl::Value(std::move(l));
+}
 
 /// `s` without leading and trailing spaces and tabs.
 std::string trim(std::string_view s);

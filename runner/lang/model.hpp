@@ -71,8 +71,10 @@ struct Class {
 
 struct Call {
   std::string callee;         ///< the function expression as written ("torch.empty", "self.f")
-  std::vector<std::string> args;                              ///< positional argument texts
-  std::vector<std::pair<std::string, std::string>> kwargs;    ///< keyword name -> value text
+  /// Positional argument texts and keyword name -> value texts, as written (into the model's
+  /// LineStore text, like `text`: no copy per argument)
+  std::vector<std::string_view> args;
+  std::vector<std::pair<std::string_view, std::string_view>> kwargs;
   int line = 0, column = 0, end_line = 0;
   /// qualified name of the enclosing function, "" at module level (into the model's
   /// function_names: one copy per function, not per call)

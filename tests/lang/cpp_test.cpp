@@ -15,9 +15,10 @@ std::shared_ptr<const SourceModel> cc(const std::string& text, const char* path 
   o.analyses = false;
   return analyze_file(path, text, o);
 }
-std::string join(const std::vector<std::string>& v) {
+template <class Strings>  // strings or string views
+std::string join(const Strings& v) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "|" : "") + v[i];
+  for (size_t i = 0; i < v.size(); ++i) s.append(i ? "|" : "").append(v[i]);
   return s;
 }
 }  // namespace

@@ -13,9 +13,10 @@ using review::lang::SourceModel;
 namespace {
 std::shared_ptr<const SourceModel> py(const std::string& text) { return analyze_file("m.py", text); }
 
-std::string join(const std::vector<std::string>& v) {
+template <class Strings>  // strings or string views
+std::string join(const Strings& v) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "|" : "") + v[i];
+  for (size_t i = 0; i < v.size(); ++i) s.append(i ? "|" : "").append(v[i]);
   return s;
 }
 }  // namespace
@@ -120,7 +121,7 @@ TEST_CASE("python calls: callee, positional and keyword args, enclosing function
     CHECK(c.callee == r.callee);
     CHECK(join(c.args) == r.args);
     std::vector<std::string> kw;
-    for (const auto& [k, v] : c.kwargs) kw.push_back(k + "=" + v);
+    for (const auto& [k, v] : c.kwargs) kw.push_back(std::string(k) + "=" + std::string(v));
     CHECK(join(kw) == r.kwargs);
     CHECK(c.function == r.function);
     CHECK(c.in_loop == r.in_loop);

@@ -220,7 +220,7 @@ class CppWalker {
     Call c;
     c.callee = strip_spaces(b_.flat(field(n, "function")));
     for_each_child(field(n, "arguments"), [&](TSNode a, const char*) {
-      if (ts_node_is_named(a) && !is(type_of(a), "comment")) c.args.push_back(b_.str(a));
+      if (ts_node_is_named(a) && !is(type_of(a), "comment")) c.args.push_back(b_.text(a));
     });
     TSPoint p = ts_node_start_point(n);
     c.line = static_cast<int>(p.row) + 1;

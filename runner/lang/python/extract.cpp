@@ -248,12 +248,12 @@ class PyWalker {
           std::string_view t = type_of(a);
           if (is(t, "comment")) return;
           if (is(t, "keyword_argument"))
-            c.kwargs.emplace_back(b_.str(field(a, "name")), b_.str(field(a, "value")));
+            c.kwargs.emplace_back(b_.text(field(a, "name")), b_.text(field(a, "value")));
           else
-            c.args.push_back(b_.str(a));
+            c.args.push_back(b_.text(a));
         });
       } else {
-        c.args.push_back(b_.str(args));
+        c.args.push_back(b_.text(args));
       }
     }
     TSPoint p = ts_node_start_point(n);
