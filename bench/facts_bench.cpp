@@ -185,7 +185,7 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   }
   size_t fn = vec(m.functions);
   for (const auto& f : m.functions) {
-    fn += heap(f.name) + heap(f.qualified) + heap(f.cls) + heap(f.signature) + strs(f.decorators) + strs(f.calls) + vec(f.params);
+    fn += heap(f.name) + heap(f.qualified) + heap(f.cls) + heap(f.signature) + strs(f.decorators) + vec(f.calls) + vec(f.params);
     for (const auto& p : f.params) fn += heap(p.name) + heap(p.default_value) + heap(p.text);
   }
   b.add("functions", fn);
@@ -194,9 +194,9 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   b.add("classes", cl);
   size_t ca = vec(m.calls);
   for (const auto& c : m.calls) {
-    ca += heap(c.callee) + vec(c.args) + vec(c.kwargs);  // function: a view into function_names
+    ca += vec(c.args) + vec(c.kwargs);  // function: a view into function_names
   }
-  b.add("calls", ca);  // their text, arguments and keywords are views into the store
+  b.add("calls", ca);  // their callee, text, arguments and keywords are views into the store
   size_t as = vec(m.assignments);
   for (const auto& a : m.assignments) as += heap(a.target) + heap(a.cls);  // value, op, text, function: views
   b.add("assignments", as);

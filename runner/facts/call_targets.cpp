@@ -734,7 +734,7 @@ Bound bind_arguments(const lang::Call& c, const std::vector<lang::Param>& params
 // Resolves one call: sets `t`, `via` and `kind`.
 void resolve(Resolver& res, const std::shared_ptr<const Module>& m, const lang::Call& c, Target& t,
                     std::string& via, std::string& kind) {
-  std::string callee = c.callee;
+  std::string callee(c.callee);
   bool sup = callee.rfind("super().", 0) == 0;
   if (sup || callee.rfind("self.", 0) == 0) {
     std::string name = callee.substr(sup ? 8 : 5);
@@ -916,10 +916,10 @@ class CallTargetFields final : public dsl::FieldProvider {
     if (index < 0 || index >= static_cast<int>(cache_.size())) return {};
     // the call's own fields, from the call (read-only: no lock, no resolution)
     const lang::Call& c = (*calls_)[static_cast<size_t>(index)];
-    if (name == "callee") return Value(c.callee);
+    if (name == "callee") return Value(std::string(c.callee));
     if (name == "name") {
       size_t dot = c.callee.rfind('.');
-      return Value(dot == std::string::npos ? c.callee : c.callee.substr(dot + 1));
+      return Value(std::string(dot == std::string_view::npos ? c.callee : c.callee.substr(dot + 1)));
     }
     if (name == "function") return Value(std::string(c.function));
     if (name == "added") return Value(added_[static_cast<size_t>(index)] != 0);
@@ -1003,7 +1003,8 @@ class CallTargetsSource final : public Source {
     // whole-repository read had copied every call of the repository); a model parsed only for
     // this read is not kept, so its calls are copied (their text left out: read by no field, and
     // a view into that model; their function names are views into the model's pool, kept; their
-    // arguments, views into that model's text too, are copied into a pool of their own).
+    // callees and arguments, views into that model's text too, are copied into a pool of their
+    // own).
     std::shared_ptr<const std::vector<lang::Call>> calls;
     if (ctx.model_cached(r.path, r.base)) {
       calls = std::shared_ptr<const std::vector<lang::Call>>(m, &m->calls);
@@ -1017,6 +1018,7 @@ class CallTargetsSource final : public Source {
       auto own = [&copy](std::string_view& v) { v = copy->texts.emplace_back(v); };
       for (auto& c : copy->calls) {
         c.text = {};
+        own(c.callee);
         for (auto& a : c.args) own(a);
         for (auto& [k, v] : c.kwargs) {
           own(k);

@@ -152,7 +152,7 @@ std::vector<Check> python_checks(const lang::SourceModel& m) {
   for (const auto& c : m.calls) {
     std::string last = util::last_name(c.callee);
     if (!(last == "_check" || last.rfind("_check_", 0) == 0) || c.args.empty()) continue;
-    out.push_back({"call", c.callee, collapse(c.args[0]), false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
+    out.push_back({"call", std::string(c.callee), collapse(c.args[0]), false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
   }
   return out;
 }
@@ -167,7 +167,7 @@ std::vector<Check> cpp_checks(const lang::SourceModel& m) {
       if (c.args.size() < 2) continue;
       cond = "(" + cond + ") " + op + " (" + collapse(c.args[1]) + ")";
     }
-    out.push_back({"call", c.callee, cond, false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
+    out.push_back({"call", std::string(c.callee), cond, false, c.line, c.end_line, std::string(c.function), collapse(c.text), ""});
   }
   return out;
 }
@@ -213,7 +213,7 @@ class ChecksSource final : public Source {
       auto f = dsl::make_fact("checks", r.path, c.line);
       f->end_line = std::max(c.line, c.end_line);
       f->set("form", Value(c.kind));
-      f->set("callee", Value(c.callee));
+      f->set("callee", Value(std::string(c.callee)));
       f->set("cond", Value(c.cond));
       f->set("conjuncts", util::str_list(parts));
       f->set("norm", Value(norm));

@@ -51,6 +51,9 @@ class Builder {
   std::string str(TSNode n) const { return std::string(text(n)); }
   /// Node text with every run of whitespace (newlines included) collapsed to one space.
   std::string flat(TSNode n) const;
+  /// `s` as a view that lives as long as the model: into the source text when `s` is the text of
+  /// node `n` as written, else a copy kept in model.function_names.
+  std::string_view kept(TSNode n, std::string s);
   /// Blanks bytes [a, b) of `code` (newlines kept).
   void blank(uint32_t a, uint32_t b);
   /// Records comment node `n`: blanks it and appends its text to the comment of each line.

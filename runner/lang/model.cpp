@@ -262,6 +262,13 @@ std::string Builder::flat(TSNode n) const {
   return out;
 }
 
+std::string_view Builder::kept(TSNode n, std::string s) {
+  std::string_view t = text(n);
+  if (s == t) return t;
+  if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
+  return model.function_names->emplace_back(std::move(s));
+}
+
 void Builder::blank(uint32_t a, uint32_t b) {
   b = std::min<uint32_t>(b, static_cast<uint32_t>(code.size()));
   for (uint32_t i = a; i < b; ++i)

@@ -59,7 +59,7 @@ struct Function {
   int start_line = 0;         ///< the `def` line (decorators excluded); C++: first line of the definition
   int end_line = 0;           ///< inclusive
   std::string signature;      ///< text of the start line, trimmed
-  std::vector<std::string> calls;  ///< callee texts of calls directly inside (not in nested defs)
+  std::vector<std::string_view> calls;  ///< callees (Call::callee) of calls directly inside (not in nested defs)
 };
 
 struct Class {
@@ -70,7 +70,9 @@ struct Class {
 };
 
 struct Call {
-  std::string callee;         ///< the function expression as written ("torch.empty", "self.f")
+  /// the function expression as written, whitespace collapsed ("torch.empty", "self.f"): a view
+  /// into the model's LineStore text, or into function_names when collapsing changed it
+  std::string_view callee;
   /// Positional argument texts and keyword name -> value texts, as written (into the model's
   /// LineStore text, like `text`: no copy per argument)
   std::vector<std::string_view> args;
@@ -280,8 +282,9 @@ struct SourceModel {
   /// copies of the model.
   std::shared_ptr<LineStore> store;
   /// The qualified names that Call, Assignment and Statement::function view, one per function
-  /// that encloses any (a deque: an element never moves). Written by the extraction only; a
-  /// reader that keeps those views without the model keeps this pool (call_targets' copies).
+  /// that encloses any, and the callees whose whitespace collapsing changed their text (a
+  /// deque: an element never moves). Written by the extraction only; a reader that keeps those
+  /// views without the model keeps this pool (call_targets' copies).
   /// On ROCm/aiter's Python, some 420,000 entries had each held a copy of the name.
   std::shared_ptr<std::deque<std::string>> function_names;
   bool has_errors = false;    ///< syntax errors in the tree, or a CMake parse error

@@ -218,7 +218,8 @@ class CppWalker {
 
   void call(TSNode n, const Ctx& ctx) {
     Call c;
-    c.callee = strip_spaces(b_.flat(field(n, "function")));
+    TSNode callee = field(n, "function");
+    c.callee = b_.kept(callee, strip_spaces(b_.flat(callee)));
     for_each_child(field(n, "arguments"), [&](TSNode a, const char*) {
       if (ts_node_is_named(a) && !is(type_of(a), "comment")) c.args.push_back(b_.text(a));
     });

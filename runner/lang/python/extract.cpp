@@ -240,7 +240,8 @@ class PyWalker {
 
   void call(TSNode n, const Ctx& ctx) {
     Call c;
-    c.callee = b_.flat(field(n, "function"));
+    TSNode callee = field(n, "function");
+    c.callee = b_.kept(callee, b_.flat(callee));
     TSNode args = field(n, "arguments");
     if (!ts_node_is_null(args)) {
       if (is(type_of(args), "argument_list")) {
