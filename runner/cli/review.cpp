@@ -55,7 +55,6 @@ std::string repository_uri(const change::PrMeta& pr, const Environment& env) {
   return server + "/" + pr.repository;
 }
 
-
 bool at_or_above(dsl::Severity s, std::optional<dsl::Severity> fail_on) {
   return fail_on && static_cast<int>(s) >= static_cast<int>(*fail_on);
 }

@@ -1011,7 +1011,7 @@ class CallTargetsSource final : public Source {
     } else {
       struct Copy {
         std::shared_ptr<std::deque<std::string>> names;  // what the calls' `function` views
-        std::deque<std::string> texts;                    // what their arguments view
+        std::deque<std::string> texts;                    // what their callees and arguments view
         std::vector<lang::Call> calls;
       };
       auto copy = std::make_shared<Copy>(Copy{m->function_names, {}, m->calls});
