@@ -198,7 +198,7 @@ void model_bytes(const review::lang::SourceModel& m, Bytes& b) {
   }
   b.add("calls", ca);  // their callee, text, arguments and keywords are views into the store
   size_t as = vec(m.assignments);
-  for (const auto& a : m.assignments) as += heap(a.target) + heap(a.cls);  // value, op, text, function: views
+  for (const auto& a : m.assignments) as += heap(a.target);  // value, op, text, function, cls: views
   b.add("assignments", as);
   size_t st = vec(m.statements);
   b.add("statements", st);  // kind, text and function: views

@@ -64,7 +64,7 @@ class AssignmentFields final : public dsl::FieldProvider {
     if (name == "value_kind") return Value(kinds_[index].kind);
     if (name == "value_why") return Value(kinds_[index].why);
     if (name == "function") return Value(std::string(a.function));
-    if (name == "class") return Value(a.cls);
+    if (name == "class") return Value(std::string(a.cls));
     if (name == "added") return Value(!base_ && cf_ && cf_->added_lines.count(a.line) > 0);
     if (name == "text") return Value(std::string(a.text));
     return {};

@@ -144,7 +144,7 @@ class SymbolsSource final : public Source {
     }
     for (const auto& a : m->assignments)
       if (a.function.empty() && util::is_identifier(a.target))
-        add(a.target, K::Assign, a.cls.empty() ? a.target : a.cls + "." + a.target, a.line);
+        add(a.target, K::Assign, a.cls.empty() ? a.target : std::string(a.cls) + "." + a.target, a.line);
     for (const auto& c : m->calls) add(last_name(c.callee), K::Reference, c.callee, c.line);
     p->shrink();
     std::vector<int> order = p->by_line();

@@ -64,6 +64,9 @@ class Builder {
   /// The qualified name of ctx's function ("" outside any), a view into model.function_names
   /// (interned there on first use).
   std::string_view fn_name(const Ctx& ctx);
+  /// The name of ctx's innermost class ("" outside any), a view into model.function_names
+  /// (interned there on first use).
+  std::string_view cls_name(const Ctx& ctx);
   int add_prefix(std::string p);
   /// Trimmed text of line `line` (1-based).
   std::string line_text(int line) const;
@@ -90,6 +93,7 @@ class Builder {
  private:
   std::vector<int> fn_, cls_;
   std::vector<std::string_view> fn_names_;  ///< function index -> its name in model.function_names
+  std::vector<std::string_view> cls_names_;  ///< class index -> its name in model.function_names
   std::vector<char> loop_, cond_;
   std::vector<std::string> comments_;
 };

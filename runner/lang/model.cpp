@@ -324,6 +324,17 @@ std::string_view Builder::fn_name(const Ctx& ctx) {
   return fn_names_[i];
 }
 
+std::string_view Builder::cls_name(const Ctx& ctx) {
+  if (ctx.cls < 0 || ctx.cls >= static_cast<int>(model.classes.size())) return {};
+  const size_t i = static_cast<size_t>(ctx.cls);
+  if (i >= cls_names_.size()) cls_names_.resize(i + 1);
+  if (cls_names_[i].data() == nullptr) {
+    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
+    cls_names_[i] = model.function_names->emplace_back(model.classes[i].name);
+  }
+  return cls_names_[i];
+}
+
 int Builder::add_prefix(std::string p) {
   prefixes.push_back(std::move(p));
   return static_cast<int>(prefixes.size()) - 1;

@@ -93,7 +93,7 @@ struct Assignment {
   std::string_view op;
   int line = 0;
   std::string_view function;  ///< as Call::function
-  std::string cls;
+  std::string_view cls;       ///< innermost enclosing class, "" outside any (into function_names)
   std::string_view text;      ///< the whole statement (into the model's LineStore text)
 };
 

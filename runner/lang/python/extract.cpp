@@ -314,7 +314,7 @@ class PyWalker {
       a.op = op;
       a.line = start_line(n);
       a.function = b_.fn_name(ctx);
-      if (ctx.cls >= 0) a.cls = b_.model.classes[ctx.cls].name;
+      a.cls = b_.cls_name(ctx);
       a.text = text;
       b_.model.assignments.push_back(std::move(a));
     }
