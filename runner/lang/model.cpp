@@ -312,27 +312,24 @@ void Builder::mark(TSNode n, const Ctx& ctx, bool skip_first) {
   }
 }
 
+std::string_view Builder::pooled(std::vector<std::string_view>& seen, int i, const std::string& name) {
+  const auto k = static_cast<size_t>(i);
+  if (k >= seen.size()) seen.resize(k + 1);
+  if (seen[k].data() == nullptr) {
+    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
+    seen[k] = model.function_names->emplace_back(name);
+  }
+  return seen[k];
+}
+
 std::string_view Builder::fn_name(const Ctx& ctx) {
   if (ctx.function < 0 || ctx.function >= static_cast<int>(model.functions.size())) return {};
-  const size_t i = static_cast<size_t>(ctx.function);
-  if (i >= fn_names_.size()) fn_names_.resize(i + 1);
-  if (fn_names_[i].data() == nullptr) {
-    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
-    model.function_names->push_back(model.functions[i].qualified);
-    fn_names_[i] = model.function_names->back();
-  }
-  return fn_names_[i];
+  return pooled(fn_names_, ctx.function, model.functions[static_cast<size_t>(ctx.function)].qualified);
 }
 
 std::string_view Builder::cls_name(const Ctx& ctx) {
   if (ctx.cls < 0 || ctx.cls >= static_cast<int>(model.classes.size())) return {};
-  const size_t i = static_cast<size_t>(ctx.cls);
-  if (i >= cls_names_.size()) cls_names_.resize(i + 1);
-  if (cls_names_[i].data() == nullptr) {
-    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
-    cls_names_[i] = model.function_names->emplace_back(model.classes[i].name);
-  }
-  return cls_names_[i];
+  return pooled(cls_names_, ctx.cls, model.classes[static_cast<size_t>(ctx.cls)].name);
 }
 
 int Builder::add_prefix(std::string p) {
