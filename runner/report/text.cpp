@@ -55,6 +55,11 @@ class TextReporter final : public Reporter {
     if (counts_.block || counts_.warn || counts_.note) out_ << '\n';
     for (const auto& n : run.notes) out_ << paint("1;36", "note") << ": " << terminal_safe(n) << '\n';
     for (const auto& g : run.incomplete) out_ << paint("1;31", "incomplete") << ": " << terminal_safe(g) << '\n';
+    if (!run.kinds.empty()) {  // the change's kinds, as the verdict card lists them
+      std::string kinds;
+      for (const auto& [name, label] : run.kinds) kinds += (kinds.empty() ? "" : ", ") + (label.empty() ? name : label);
+      out_ << paint("1;36", "kinds") << ": " << terminal_safe(kinds) << '\n';
+    }
     out_ << line << " \xE2\x80\x94 "
          << paint(v == Verdict::Block ? "1;31" : v == Verdict::NeedsWork ? "1;33" : "1;32",
                   std::string(verdict_label(v)));
