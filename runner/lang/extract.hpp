@@ -96,6 +96,8 @@ class Builder {
   std::vector<std::string_view> cls_names_;  ///< class index -> its name in model.function_names
   /// `seen[i]`, or `name` interned into model.function_names (once per index) and remembered there.
   std::string_view pooled(std::vector<std::string_view>& seen, int i, const std::string& name);
+  /// model.function_names, made on first use.
+  std::deque<std::string>& pool();
   std::vector<char> loop_, cond_;
   std::vector<std::string> comments_;
 };

@@ -265,8 +265,12 @@ std::string Builder::flat(TSNode n) const {
 std::string_view Builder::kept(TSNode n, std::string s) {
   std::string_view t = text(n);
   if (s == t) return t;
+  return pool().emplace_back(std::move(s));
+}
+
+std::deque<std::string>& Builder::pool() {
   if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
-  return model.function_names->emplace_back(std::move(s));
+  return *model.function_names;
 }
 
 void Builder::blank(uint32_t a, uint32_t b) {
@@ -315,10 +319,7 @@ void Builder::mark(TSNode n, const Ctx& ctx, bool skip_first) {
 std::string_view Builder::pooled(std::vector<std::string_view>& seen, int i, const std::string& name) {
   const auto k = static_cast<size_t>(i);
   if (k >= seen.size()) seen.resize(k + 1);
-  if (seen[k].data() == nullptr) {
-    if (!model.function_names) model.function_names = std::make_shared<std::deque<std::string>>();
-    seen[k] = model.function_names->emplace_back(name);
-  }
+  if (seen[k].data() == nullptr) seen[k] = pool().emplace_back(name);
   return seen[k];
 }
 

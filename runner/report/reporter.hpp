@@ -164,6 +164,12 @@ std::string_view verdict_name(Verdict v);
 /// "LGTM", "NEEDS WORK", "BLOCK" (text, card).
 std::string_view verdict_label(Verdict v);
 
+/// How the text report and the card name a detected kind (RunInfo::kinds: name, label): its
+/// label, or its name when the label is empty.
+inline const std::string& kind_label(const std::pair<std::string, std::string>& kind) {
+  return kind.second.empty() ? kind.first : kind.second;
+}
+
 /// Counts of the findings that count (not suppressed, not pre-existing) per severity, of
 /// suppressed ones, and of unsuppressed pre-existing ones.
 struct Counts {

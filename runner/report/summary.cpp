@@ -177,7 +177,7 @@ class SummaryReporter final : public Reporter {
     if (!run.kinds.empty()) {
       h += "\nPR kinds: ";
       for (std::size_t i = 0; i < run.kinds.size(); ++i)
-        h += (i ? ", " : "") + md(run.kinds[i].second.empty() ? run.kinds[i].first : run.kinds[i].second);
+        h += (i ? ", " : "") + md(kind_label(run.kinds[i]));
       h += "\n";
     }
     return h;

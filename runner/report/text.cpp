@@ -57,7 +57,7 @@ class TextReporter final : public Reporter {
     for (const auto& g : run.incomplete) out_ << paint("1;31", "incomplete") << ": " << terminal_safe(g) << '\n';
     if (!run.kinds.empty()) {  // the change's kinds, as the verdict card lists them
       std::string kinds;
-      for (const auto& [name, label] : run.kinds) kinds += (kinds.empty() ? "" : ", ") + (label.empty() ? name : label);
+      for (const auto& k : run.kinds) kinds.append(kinds.empty() ? "" : ", ").append(kind_label(k));
       out_ << paint("1;36", "kinds") << ": " << terminal_safe(kinds) << '\n';
     }
     out_ << line << " \xE2\x80\x94 "
