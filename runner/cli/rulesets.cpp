@@ -139,39 +139,6 @@ dsl::LoadResult load_ruleset_arg(const std::string& arg, const dsl::LoadOptions&
                                   (names.empty() ? std::string("none") : names) + ")" + hint;
     r.diagnostics.push_back(d);
     return r;
-  };
-  try {
-    found = find_ruleset(arg, policy);
-  } catch (const PolicyError& e) {
-    return refused(e);
-  }
-  if (!found) {
-    dsl::LoadResult r;
-    dsl::Diagnostic d;
-    d.file = arg;
-    std::string names;
-    const std::vector<std::string> shipped = shipped_ruleset_names();
-    for (const auto& n : shipped) names += (names.empty() ? "" : ", ") + n;
-    d.message = "no ruleset file of that name, and no shipped ruleset called that (shipped: " +
-                (names.empty() ? std::string("none") : names) + ")" + dsl::did_you_mean(arg, shipped);
-    // a near miss of a ruleset file in the folder named: "did you mean `rules/team.rules`?"
-    const bool rules_file = arg.size() > 6 && arg.compare(arg.size() - 6, 6, ".rules") == 0;
-    if ((looks_like_path(arg) || rules_file) && d.message.find("did you mean") == std::string::npos) {
-      std::error_code ec;
-      const std::filesystem::path p(arg);
-      const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-      std::vector<std::string> near;
-      for (const auto& e : std::filesystem::directory_iterator(dir, ec))
-        if (e.path().extension() == ".rules")
-          near.push_back(p.has_parent_path() ? (dir / e.path().filename()).string() : e.path().filename().string());
-      std::sort(near.begin(), near.end());
-      d.message += dsl::did_you_mean(arg, near);
-    }
-    if (policy && !policy->revision().empty() && looks_like_path(arg))
-      d.message = "no ruleset file of that name in " + policy->revision() +
-                  ", where the review policy is read from (a ruleset this change adds cannot review it)";
-    r.diagnostics.push_back(d);
-    return r;
   }
   try {
     return dsl::load_ruleset(found->first, found->second, facts::fact_schema(), use_resolver(policy), opts);
