@@ -1520,7 +1520,33 @@ class Evaluator final : public RuleEngine {
     // (`for r in removed_lines(a.file)` in an audit): checked once, not once per binding.
     for (size_t i = 1; i < body.fors.size() && opts_.use_plan; ++i)
       if (file_read(body.fors[i].domain) && none_in_change(body.fors[i].domain)) return;
+    // Nor does a later `for`, or a `where exists` that must hold, over a scope that holds no
+    // file (`base` in an audit): its facts cost nothing to ask for, and when there are none the
+    // loops cannot bind (B5a's `where exists b in functions(base) …` ran its loops for nothing).
+    if (opts_.use_plan && !bindable(body, *plan)) return;
     join(body, *plan, 0, nullptr);
+  }
+
+  /// False when a `for` of `body` after the first, or a condition of `plan` that must hold (an
+  /// `exists`, not under `unless`), ranges over a fact source and a scope known before the rule
+  /// runs that holds no file (Facts::reads_no_file) and the source has no fact there: then no
+  /// binding of the loops makes a finding. True otherwise (nothing is built to find out).
+  bool bindable(const ast::Rule& body, const RulePlan& plan) {
+    auto none = [&](const ast::Domain& d) {
+      if (d.findings || list_domain(d) || d.source == "pr" || d.scope.kind == ast::ScopeExpr::Kind::Expr) return false;
+      Scope scope = scope_of(d.scope);
+      return facts_.reads_no_file(scope) && query(d.source, scope).empty();
+    };
+    for (size_t i = 1; i < body.fors.size(); ++i)
+      if (none(body.fors[i].domain)) return false;
+    auto holds = [&](const std::vector<Filter>& fs) {
+      for (const auto& f : fs)
+        if (!f.negate && f.expr->kind == Expr::Kind::Exists && f.expr->domain && none(*f.expr->domain)) return false;
+      return true;
+    };
+    for (const auto& fp : plan.fors)
+      if (!holds(fp.filters)) return false;
+    return holds(plan.after);
   }
 
   /// False when the facts of `f`'s source over its scope are at hand and none meets all of

@@ -155,6 +155,16 @@ class Facts {
 
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;
+
+  /// Returns true when query() over `scope` reads no file for any source, because the scope holds
+  /// none (`base` in an audit, where every file is added against an empty tree): its facts cost
+  /// nothing to build, so the evaluator may ask for them to learn that a rule's later `for` or
+  /// `where exists` over them has nothing to bind. False when unsure; scopes computed from facts
+  /// (Scope::Kind::Files) may always answer false. Default: false. Never throws.
+  virtual bool reads_no_file(const Scope& scope) const {
+    (void)scope;
+    return false;
+  }
 };
 
 /// Glob match used everywhere a path is matched against a pattern (`like`, scopes, tiers):

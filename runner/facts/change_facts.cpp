@@ -148,6 +148,15 @@ bool ChangeFacts::is_added(std::string_view path, int line) const {
   return f && f->status != FileStatus::Deleted && f->added_lines.count(line);
 }
 
+bool ChangeFacts::reads_no_file(const Scope& scope) const {
+  if (scope.kind != Scope::Kind::Changed && scope.kind != Scope::Kind::Base) return false;
+  const bool base = scope.kind == Scope::Kind::Base;
+  // files(scope) spelled without building it: the same statuses and the same analysable()
+  return std::none_of(change_->files.begin(), change_->files.end(), [&](const ChangedFile& f) {
+    return f.status != (base ? FileStatus::Added : FileStatus::Deleted) && analysable(f);
+  });
+}
+
 // ---- files and models ----
 
 const std::vector<std::string>& ChangeFacts::repo_files() {

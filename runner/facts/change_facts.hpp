@@ -83,6 +83,10 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
+  /// Facts::reads_no_file: true for `changed` when no changed file is left at head (deleted or
+  /// not analysable), and for `base` when every changed file is added (an audit); false for
+  /// every other scope. Never throws.
+  bool reads_no_file(const dsl::Scope& scope) const override;
   /// Frees the cached results of `source` over every scope, its reads by key, its per-file facts
   /// and what its files shared (SourceContext::state: call_targets' module summaries), here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).

@@ -303,6 +303,39 @@ TEST_CASE("evaluator: one file's read of a changed-only source that has nothing 
   CHECK(some.query_count["removed_lines(\"a.py\")"] == 1);
 }
 
+TEST_CASE("evaluator: a later for or a where exists over a scope with no file and no fact skips the loops") {
+  // the first for binds a.py:1 and b/c.py:7; the rest needs a base function
+  const std::string loops = "for l in lines(changed) where l.added and l.code ~ /^(?P<p>\\w+)/\n"
+                            " for k in lines(l.file) where k.line == l.line\n";
+  const std::string later_for = loops + " for b in functions(base) where b.name == p";
+  const std::string exists = loops + " where exists b in functions(base) where b.name == p";
+  const std::string unless = loops + " unless exists b in functions(base) where b.name == p";
+  for (const auto& body : {later_for, exists}) {
+    INFO(body);
+    // no base file (an audit): functions(base) is asked once, and no file of lines is read
+    MemoryFacts audit;
+    audit.no_base_files = true;
+    CHECK(eval_rule(body, &audit) == "");
+    CHECK(audit.query_count["functions(base)"] == 1);
+    for (const auto& [query, n] : audit.query_count) CHECK(query.rfind("lines(\"", 0) != 0);
+    // the same facts when the base may hold files: the loops run, with the same (no) findings
+    MemoryFacts pr;
+    CHECK(eval_rule(body, &pr) == "");
+    CHECK(pr.query_count["lines(\"a.py\")"] == 1);
+    // a base function of that name: found either way
+    for (bool no_files : {true, false}) {
+      MemoryFacts m;
+      m.no_base_files = no_files;
+      m.add("functions", "a.py", 3, {{"name", "x"}}, /*base=*/true);
+      CHECK(eval_rule(body, &m) == "a.py:1 x");
+    }
+  }
+  // under `unless`, an empty source lets every binding through: nothing is skipped
+  MemoryFacts audit;
+  audit.no_base_files = true;
+  CHECK(eval_rule(unless, &audit) == "a.py:1 x | b/c.py:7 z");
+}
+
 TEST_CASE("evaluator: a source is released after its last reader and never queried again") {
   MemoryFacts m;
   fill(m);

@@ -111,6 +111,9 @@ class MemoryFacts : public Facts {
     return out;
   }
   bool is_added(std::string_view, int) const override { return false; }
+  /// Set: the base scope holds no file (an audit), so reads_no_file(base) answers true.
+  bool no_base_files = false;
+  bool reads_no_file(const Scope& scope) const override { return no_base_files && scope.kind == Scope::Kind::Base; }
   void will_read(const std::string& source, const Scope& scope) override {
     announced.push_back(source + "(" + scope.describe() + ")@" + std::to_string(events.size()));
   }

@@ -258,6 +258,29 @@ TEST_CASE("deleted files: removed lines only, no head facts", "[facts]") {
   CHECK(dump(facts->query("files", kChanged), {"status"}) == "gone.py:0 status=deleted\n");
 }
 
+TEST_CASE("reads_no_file: base when every changed file is added, changed when none is left at head", "[facts]") {
+  ChangeBuilder audit;  // an audit: every file added against an empty tree
+  audit.added("a.py", "def f():\n    pass\n");
+  audit.added("b.py", "x = 1\n");
+  auto facts = audit.facts();
+  CHECK(facts->reads_no_file(kBase));
+  CHECK(facts->query("functions", kBase).empty());  // what the answer promises: nothing to read
+  CHECK_FALSE(facts->reads_no_file(kChanged));
+  CHECK_FALSE(facts->reads_no_file(kRepo));
+
+  ChangeBuilder pr;  // one modified file: its base version is a file of the base scope
+  pr.added("a.py", "x = 1\n");
+  pr.file("b.py", "y = 1\n", "y = 2\n");
+  CHECK_FALSE(pr.facts()->reads_no_file(kBase));
+
+  ChangeBuilder gone;  // only a deletion: nothing at head, the deleted file's base is there
+  gone.file("gone.py", "x = 1\n", "", FileStatus::Deleted);
+  auto g = gone.facts();
+  CHECK(g->reads_no_file(kChanged));
+  CHECK_FALSE(g->reads_no_file(kBase));
+  CHECK(g->query("lines", kChanged).empty());
+}
+
 TEST_CASE("functions: changed by added or removed lines, added def line", "[facts]") {
   ChangeBuilder b;
   b.file("m.py",
