@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -108,7 +109,30 @@ bool may_hold_keyword(std::string_view text, std::string_view word) {
 
 TSNode field(TSNode node, const char* name) {
   if (ts_node_is_null(node)) return node;
-  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+  // The name's field id, cached per thread by (language, name): tree-sitter finds it by comparing
+  // the name with each of the grammar's field names (about 1% of an audit's CPU, asked for the
+  // same few literal names millions of times). A hit compares the name once, so a caller's
+  // buffer reused for another name gets its own id.
+  struct Entry {
+    const TSLanguage* lang = nullptr;
+    const char* name = nullptr;
+    char text[24] = {};
+    TSFieldId id = 0;
+  };
+  thread_local Entry cache[256];
+  const TSLanguage* lang = ts_tree_language(node.tree);
+  const size_t len = std::strlen(name);
+  Entry& e = cache[((reinterpret_cast<uintptr_t>(name) >> 3) ^ (reinterpret_cast<uintptr_t>(lang) >> 4)) & 255];
+  if (e.lang != lang || e.name != name || std::strcmp(e.text, name) != 0) {
+    const TSFieldId id = ts_language_field_id_for_name(lang, name, static_cast<uint32_t>(len));
+    if (len >= sizeof e.text) return id ? ts_node_child_by_field_id(node, id) : TSNode{};
+    e.lang = lang;
+    e.name = name;
+    std::memcpy(e.text, name, len + 1);
+    e.id = id;
+  }
+  if (e.id == 0) return TSNode{};  // no such field in this grammar: a null node, as by name
+  return ts_node_child_by_field_id(node, e.id);
 }
 
 int depth_below(TSNode root, int limit) {
