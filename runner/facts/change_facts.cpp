@@ -6,12 +6,10 @@
 #include <array>
 #include <atomic>
 #include <cstring>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <thread>
 #include <unordered_map>
 
+#include "runner/facts/free_memory.hpp"
 #include "runner/facts/util.hpp"
 
 namespace review::facts {
@@ -561,14 +559,12 @@ void ChangeFacts::release(const std::string& source) {
   reset_state(source);
   for (auto& r : repositories_)
     if (r.facts) r.facts->release(source);
-#ifdef __GLIBC__
-  // Give the freed pages back to the system: glibc keeps free memory inside its heap (between
-  // live blocks, where the facts were) mapped, and a later large block (the clone search's
-  // arrays) is mapped anew beside it, so the peak would be the sum of the two. Only after
-  // large releases: a trim walks the whole heap (measured: ~0.7 s of system time per ATOM
-  // pull-request run when done after every release).
-  if (freed >= kTrimAfterFacts) malloc_trim(0);
-#endif
+  // Give the freed pages back to the system: the allocator keeps free memory inside its heap
+  // (between live blocks, where the facts were) mapped, and a later large block (the clone
+  // search's arrays) is mapped anew beside it, so the peak would be the sum of the two. Only
+  // after large releases: a trim walks the whole heap (measured with glibc: ~0.7 s of system
+  // time per ATOM pull-request run when done after every release).
+  if (freed >= kTrimAfterFacts) return_free_memory();
 }
 
 void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
@@ -584,9 +580,7 @@ void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
   forget_released();
   for (auto& r : repositories_)
     if (r.facts) r.facts->release_scope(source, scope);
-#ifdef __GLIBC__
-  if (freed >= kTrimAfterFacts) malloc_trim(0);
-#endif
+  if (freed >= kTrimAfterFacts) return_free_memory();
 }
 
 void ChangeFacts::release_all() {
@@ -602,9 +596,7 @@ void ChangeFacts::release_all() {
   word_index_.reset();
   for (auto& r : repositories_)
     if (auto* other = dynamic_cast<ChangeFacts*>(r.facts.get())) other->release_all();
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
+  return_free_memory();
 }
 
 // ---- reads by key ----

@@ -91,7 +91,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// and what its files shared (SourceContext::state: call_targets' module summaries), here and in
   /// every added repository; a later query rebuilds them (the same facts, from the same models).
   /// Parsed models stay cached. After a large release (20,000 facts or more) the freed pages are
-  /// given back to the system (glibc's malloc_trim), so that the peak memory of a run is not the
+  /// given back to the system (return_free_memory()), so that the peak memory of a run is not the
   /// sum of every rule's working set. Never throws.
   void release(const std::string& source) override;
   /// Facts::release_scope: frees the cached results of `source` over `scope` (a changed, base,
@@ -102,7 +102,7 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   void release_scope(const std::string& source, const dsl::Scope& scope) override;
   /// Frees everything parsed and cached: the models, every source's results, the reads by key
   /// and the word index, here and in every added repository; the freed pages are given back to
-  /// the system (glibc's malloc_trim). For the end of a review, before its reports are written
+  /// the system (return_free_memory()). For the end of a review, before its reports are written
   /// (an audit's models are most of its memory). A later query or model() parses again; notes()
   /// and incomplete() keep what they hold. Never throws.
   void release_all();
