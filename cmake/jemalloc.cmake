@@ -15,7 +15,10 @@ function(review_use_jemalloc target)
     return()
   endif()
   find_library(REVIEW_JEMALLOC_ARCHIVE NAMES libjemalloc_pic.a libjemalloc.a)
-  if(NOT REVIEW_JEMALLOC_ARCHIVE)
+  if(NOT REVIEW_JEMALLOC_ARCHIVE AND REVIEW_REQUIRE_STATIC)
+    message(FATAL_ERROR "review: no libjemalloc_pic.a (REVIEW_REQUIRE_STATIC): install libjemalloc-dev, "
+                        "or configure with -DREVIEW_JEMALLOC=OFF for the C library's allocator")
+  elseif(NOT REVIEW_JEMALLOC_ARCHIVE)
     message(WARNING "review: no libjemalloc_pic.a (install libjemalloc-dev); the runner uses the C "
                     "library's allocator, about 8% slower on an audit")
     return()
