@@ -1,7 +1,6 @@
 #include "runner/facts/free_memory.hpp"
 
 #include <cstddef>
-#include <string>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -9,7 +8,9 @@
 
 // jemalloc's control interface (jemalloc(3)). Declared weak: it is defined only when the binary
 // links jemalloc (the runner; the tests and sanitizer builds use the C library's allocator), and
-// is null otherwise.
+// is null otherwise. A weak reference alone pulls no member out of an archive: it resolves
+// because mallctl is defined in the same object of libjemalloc_pic.a as malloc (jemalloc.o),
+// which the binary's strong references to malloc pull in (`nm runner` shows `T mallctl`).
 extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen)
     __attribute__((weak));
 
@@ -17,9 +18,9 @@ namespace review::facts {
 
 void return_free_memory() {
   if (mallctl != nullptr) {
-    // MALLCTL_ARENAS_ALL is 4096 in jemalloc 5 (jemalloc_macros.h): every arena at once
-    static const std::string all = "arena." + std::to_string(4096) + ".purge";
-    mallctl(all.c_str(), nullptr, nullptr, nullptr, 0);
+    // "arena.<MALLCTL_ARENAS_ALL>.purge": every arena at once (MALLCTL_ARENAS_ALL is 4096 in
+    // jemalloc 5, jemalloc_macros.h; spelled here so that builds without its headers compile)
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);
     return;
   }
 #ifdef __GLIBC__
