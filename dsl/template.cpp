@@ -127,4 +127,66 @@ std::string RegexHole::text() const {
   return s;
 }
 
+std::string template_outline(std::string_view raw) {
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if ((c == '{' || c == '}') && i + 1 < raw.size() && raw[i + 1] == c) {  // `{{` or `}}`
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    // the hole's end: the `}` that closes it, outside the hole's own string literals
+    size_t j = i + 1;
+    int level = 1;
+    bool in_str = false;
+    for (; j < raw.size(); ++j) {
+      if (in_str) {
+        if (raw[j] == '\\') ++j;
+        else if (raw[j] == '"') in_str = false;
+      } else if (raw[j] == '"') {
+        in_str = true;
+      } else if (raw[j] == '{') {
+        ++level;
+      } else if (raw[j] == '}' && --level == 0) {
+        break;
+      }
+    }
+    if (j >= raw.size()) {  // unterminated: as written
+      out.append(raw.substr(i));
+      break;
+    }
+    // the last identifier of the expression (not a number, not inside a string)
+    std::string_view expr = raw.substr(i + 1, j - i - 1), name;
+    in_str = false;
+    for (size_t k = 0; k < expr.size();) {
+      if (in_str) {
+        if (expr[k] == '\\') ++k;
+        else if (expr[k] == '"') in_str = false;
+        ++k;
+      } else if (expr[k] == '"') {
+        in_str = true;
+        ++k;
+      } else if (ident_char(expr[k])) {
+        size_t e = k;
+        while (e < expr.size() && ident_char(expr[e])) ++e;
+        if (!std::isdigit(static_cast<unsigned char>(expr[k]))) name = expr.substr(k, e - k);
+        k = e;
+      } else {
+        ++k;
+      }
+    }
+    out += "\u2039";
+    out += name.empty() ? std::string_view("\u2026") : name;
+    out += "\u203a";
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace review::dsl

@@ -1,5 +1,6 @@
 // Text helpers shared by the parser and the evaluator: string-literal decoding, the dedent of
-// triple-quoted strings, `{name}` holes in regexes, and `# <- ID` example markers.
+// triple-quoted strings, `{name}` holes in regexes, templates read without a finding, and
+// `# <- ID` example markers.
 #pragma once
 
 #include <string>
@@ -35,6 +36,14 @@ struct RegexHole {
 /// by a backslash escape and not a `\p{..}`/`\P{..}` class (numeric `{3,4}` repetitions never
 /// look like identifiers). Anything else in braces (`{a.}`, `{a-b}`) is left to RE2.
 std::vector<RegexHole> regex_holes(std::string_view pattern);
+
+/// Returns a `problem`/`impact`/`action` template as it reads without a finding, for a rule's
+/// description (SARIF's fullDescription): each `{expr}` hole becomes `‹name›`, the last
+/// identifier the expression names (`{f.path}` -> `‹path›`, `{trim(c.argtext)}` -> `‹argtext›`,
+/// `…` when it names none), and `{{`/`}}` become literal braces, as the template language reads
+/// them (docs/rule-language.md, Templates). Quotes inside a hole are skipped when its closing
+/// brace is looked for; an unterminated hole keeps its text as written. Never throws.
+std::string template_outline(std::string_view raw);
 
 
 }  // namespace review::dsl

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <set>
 
+#include "dsl/template.hpp"
 #include "runner/report/escape.hpp"
 #include "runner/report/filter.hpp"
 #include "runner/report/fingerprint.hpp"
@@ -77,9 +78,10 @@ std::string pascal_name(const std::string& title, const std::string& fallback) {
 
 json rule_json(const RuleMeta& r) {
   std::string title = r.title.empty() ? r.id : r.title;
-  std::string full = sentence(r.problem.empty() ? title : r.problem);
-  if (!r.impact.empty()) full += " Impact: " + sentence(r.impact);
-  if (!r.action.empty()) full += " Action: " + sentence(r.action);
+  // the rule's templates as they read without a finding: `‹path›`, not `{f.path}`
+  std::string full = sentence(r.problem.empty() ? title : dsl::template_outline(r.problem));
+  if (!r.impact.empty()) full += " Impact: " + sentence(dsl::template_outline(r.impact));
+  if (!r.action.empty()) full += " Action: " + sentence(dsl::template_outline(r.action));
   full = valid_utf8(full);
   if (full.size() > kSarifMaxDescription) {
     full = truncate_utf8(full, kSarifMaxDescription - 4);

@@ -440,3 +440,25 @@ TEST_CASE("grammar: analyze<> finds no infinite loops or left recursion") {
   CHECK(tao::pegtl::analyze<grammar::file>() == 0);
   CHECK(tao::pegtl::analyze<grammar::expr_only>() == 0);
 }
+
+TEST_CASE("template_outline: holes read as the name they show, escaped braces as braces") {
+  struct Row {
+    const char* raw;
+    const char* want;
+  };
+  const Row rows[] = {
+      {"`{f.path}` is a Tier-1 file (line {l.line})", "`\u2039path\u203a` is a Tier-1 file (line \u2039line\u203a)"},
+      {"`find_package({pkg})` at `{c.file}:{c.line}`", "`find_package(\u2039pkg\u203a)` at `\u2039file\u203a:\u2039line\u203a`"},
+      {"({trim(c.argtext)})", "(\u2039argtext\u203a)"},
+      {"line {a.line - 1} of {len(c.args)} args", "line \u2039line\u203a of \u2039args\u203a args"},
+      {"a set {{x}} and {1}", "a set {x} and \u2039\u2026\u203a"},
+      {"quoted {join(xs, \"}\")} end", "quoted \u2039xs\u203a end"},
+      {"no holes", "no holes"},
+      {"unterminated {f.path", "unterminated {f.path"},
+      {"", ""},
+  };
+  for (const auto& r : rows) {
+    INFO(r.raw);
+    CHECK(template_outline(r.raw) == r.want);
+  }
+}
