@@ -504,6 +504,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     output_failed = true;
     stdout_said = stdout_said || f.message.rfind(kStdoutWriteError, 0) == 0;
   }
+  // Each file written is named, so a CI log says where the report went (standard output and the
+  // GitHub outputs speak for themselves; a failed output said why above).
+  for (const auto& o : outputs) {
+    if (o.path.empty() || o.path == "-") continue;
+    const auto& fails = fan.failures();
+    if (std::none_of(fails.begin(), fails.end(), [&](const auto& f) { return f.reporter == o.format; }))
+      notes << "note: wrote the " << o.format << " report to " << o.path << "\n";
+  }
   // An output that could not be written is an input/output error (3): the caller must not
   // mistake a missing SARIF file for a clean review. The other outputs were still written.
   // Standard output that could not take the report (a full disk, /dev/full, a closed pipe) is an

@@ -91,6 +91,16 @@ TEST_CASE("--title sets pull-request metadata; --format json=FILE and --sarif FI
   CHECK(s["runs"][0]["tool"]["driver"]["rules"].size() == 4);
   // text still went to stdout (the --sarif shorthand keeps the default text output)
   CHECK(r.out.find("block[PRINT1]") != std::string::npos);
+  // each file is named on stderr; standard output is not
+  CHECK(r.err.find("note: wrote the json report to " + json_path + "\n") != std::string::npos);
+  CHECK(r.err.find("note: wrote the sarif report to " + sarif_path + "\n") != std::string::npos);
+  CHECK(r.err.find("report to -") == std::string::npos);
+  CHECK(r.err.find("text report") == std::string::npos);
+  // --quiet: no notes
+  auto q = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--quiet", "--format",
+                   "json=" + json_path, "--fail-on", "never"});
+  CHECK(q.exit_code == 0);
+  CHECK(q.err.find("wrote") == std::string::npos);
   fs::remove_all(dir);
 }
 
