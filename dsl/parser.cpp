@@ -734,26 +734,8 @@ ast::Template build_template(Builder& b, ExprPtr str) {
       continue;
     }
     // a hole: find the matching '}' (braces inside string literals of the hole do not count)
-    size_t j = i + 1;
-    int level = 1;
-    bool in_str = false;
-    for (; j < body.size(); ++j) {
-      if (!triple && body[j] == '\\' && j + 1 < body.size()) {
-        if (body[j + 1] == '"') in_str = !in_str;  // a quote of the hole, escaped in the template
-        ++j;
-        continue;
-      }
-      if (in_str) {
-        if (body[j] == '\\') ++j;
-        else if (body[j] == '"') in_str = false;
-      } else if (body[j] == '"') {
-        in_str = true;
-      } else if (body[j] == '{') {
-        ++level;
-      } else if (body[j] == '}' && --level == 0) {
-        break;
-      }
-    }
+    size_t j = template_hole_end(body, i, !triple);
+    if (j == std::string_view::npos) j = body.size();
     pegtl::position at(str->span.offset + (triple ? 0 : 1 + i + 1), static_cast<size_t>(str->span.line),
                        static_cast<size_t>(str->span.column) + (triple ? 0 : 1 + i + 1), "");
     if (j >= body.size()) {

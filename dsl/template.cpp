@@ -127,6 +127,29 @@ std::string RegexHole::text() const {
   return s;
 }
 
+size_t template_hole_end(std::string_view body, size_t open, bool escaped_quotes) {
+  int level = 1;
+  bool in_str = false;
+  for (size_t j = open + 1; j < body.size(); ++j) {
+    if (escaped_quotes && body[j] == '\\' && j + 1 < body.size()) {
+      if (body[j + 1] == '"') in_str = !in_str;  // a quote of the hole, escaped in the template
+      ++j;
+      continue;
+    }
+    if (in_str) {
+      if (body[j] == '\\') ++j;
+      else if (body[j] == '"') in_str = false;
+    } else if (body[j] == '"') {
+      in_str = true;
+    } else if (body[j] == '{') {
+      ++level;
+    } else if (body[j] == '}' && --level == 0) {
+      return j;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::string template_outline(std::string_view raw) {
   auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::string out;
@@ -141,29 +164,14 @@ std::string template_outline(std::string_view raw) {
       out += c;
       continue;
     }
-    // the hole's end: the `}` that closes it, outside the hole's own string literals
-    size_t j = i + 1;
-    int level = 1;
-    bool in_str = false;
-    for (; j < raw.size(); ++j) {
-      if (in_str) {
-        if (raw[j] == '\\') ++j;
-        else if (raw[j] == '"') in_str = false;
-      } else if (raw[j] == '"') {
-        in_str = true;
-      } else if (raw[j] == '{') {
-        ++level;
-      } else if (raw[j] == '}' && --level == 0) {
-        break;
-      }
-    }
-    if (j >= raw.size()) {  // unterminated: as written
+    const size_t j = template_hole_end(raw, i, false);
+    if (j == std::string_view::npos) {  // unterminated: as written
       out.append(raw.substr(i));
       break;
     }
     // the last identifier of the expression (not a number, not inside a string)
     std::string_view expr = raw.substr(i + 1, j - i - 1), name;
-    in_str = false;
+    bool in_str = false;
     for (size_t k = 0; k < expr.size();) {
       if (in_str) {
         if (expr[k] == '\\') ++k;

@@ -37,6 +37,12 @@ struct RegexHole {
 /// look like identifiers). Anything else in braces (`{a.}`, `{a-b}`) is left to RE2.
 std::vector<RegexHole> regex_holes(std::string_view pattern);
 
+/// Returns the position of the `}` that closes the template hole opened by the `{` at `open` in
+/// `body`, or npos when it is unterminated. Braces inside the hole's own string literals do not
+/// count. `escaped_quotes`: `body` is a "..." string as written, where the hole's quotes are
+/// spelled `\"` (the parser); false for a decoded template or a triple-quoted one.
+size_t template_hole_end(std::string_view body, size_t open, bool escaped_quotes);
+
 /// Returns a `problem`/`impact`/`action` template as it reads without a finding, for a rule's
 /// description (SARIF's fullDescription): each `{expr}` hole becomes `‹name›`, the last
 /// identifier the expression names (`{f.path}` -> `‹path›`, `{trim(c.argtext)}` -> `‹argtext›`,
