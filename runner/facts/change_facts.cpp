@@ -146,13 +146,19 @@ bool ChangeFacts::is_added(std::string_view path, int line) const {
   return f && f->status != FileStatus::Deleted && f->added_lines.count(line);
 }
 
+namespace {
+// Whether changed file `f` is a file of the changed scope (head side) or of the base scope: one
+// test for files() and reads_no_file().
+bool on_side(const ChangedFile& f, bool base) {
+  return f.status != (base ? FileStatus::Added : FileStatus::Deleted) && analysable(f);
+}
+}  // namespace
+
 bool ChangeFacts::reads_no_file(const Scope& scope) const {
   if (scope.kind != Scope::Kind::Changed && scope.kind != Scope::Kind::Base) return false;
   const bool base = scope.kind == Scope::Kind::Base;
-  // files(scope) spelled without building it: the same statuses and the same analysable()
-  return std::none_of(change_->files.begin(), change_->files.end(), [&](const ChangedFile& f) {
-    return f.status != (base ? FileStatus::Added : FileStatus::Deleted) && analysable(f);
-  });
+  const auto& files = change_->files;
+  return std::none_of(files.begin(), files.end(), [&](const ChangedFile& f) { return on_side(f, base); });
 }
 
 // ---- files and models ----
@@ -192,11 +198,11 @@ std::vector<FileRef> ChangeFacts::files(const Scope& scope) {
   switch (scope.kind) {
     case Scope::Kind::Changed:
       for (const auto& f : change_->files)
-        if (f.status != FileStatus::Deleted && analysable(f)) out.push_back({f.path, false, &f});
+        if (on_side(f, false)) out.push_back({f.path, false, &f});
       break;
     case Scope::Kind::Base:
       for (const auto& f : change_->files)
-        if (f.status != FileStatus::Added && analysable(f)) out.push_back({base_path(f), true, &f});
+        if (on_side(f, true)) out.push_back({base_path(f), true, &f});
       break;
     case Scope::Kind::Repo:
     case Scope::Kind::Globs:
