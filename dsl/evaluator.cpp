@@ -316,6 +316,15 @@ class Evaluator final : public RuleEngine {
   };
   std::unordered_map<std::string, Index> indexes_;
   std::unordered_map<const ast::Domain*, bool> none_in_change_;  ///< see none_in_change
+  /// The files a `for` with ForPlan::by_files looks up in the body running now, by its probe:
+  /// sorted, and joined (each followed by '\x1e') as the name of their facts' index.
+  struct FileSet {
+    std::vector<std::string> files;
+    std::string id;
+    bool read = false;                          ///< `facts` asked for (by the first lookup)
+    const std::vector<FactPtr>* facts = nullptr;  ///< their facts; nullptr = read it whole
+  };
+  std::unordered_map<const Probe*, FileSet> by_files_;
   RulePlan naive_;
   std::vector<uint64_t> epoch_;                      ///< see run_body
   std::vector<std::pair<uint64_t, bool>> memo_;      ///< Filter::memo slot -> (epoch, value)
@@ -840,6 +849,44 @@ class Evaluator final : public RuleEngine {
     return out;
   }
 
+  /// The facts of `source` over `scope` of only `files` (Facts::query_in_files), for a `for`
+  /// with ForPlan::by_files; nullptr = read it whole (the whole query is built already, or the
+  /// implementation cannot narrow it).
+  const std::vector<FactPtr>* in_files(const std::string& source, const Scope& scope, const std::string& qkey,
+                                       const std::vector<std::string>& files) {
+    if (cache_.count(qkey)) return nullptr;  // built whole already: its index is cheaper
+    auto work = begin_shared();  // shared, cached work: not charged to the rule (as query())
+    const auto* out = facts_.query_in_files(source, scope, files);
+    end_shared(work, source);
+    return out;
+  }
+
+  /// Binds the `for`s of `r` before the k-th (from the i-th on, with their filters, as join
+  /// does) and adds to `out` every string value the k-th `for`'s lookup key takes: the files
+  /// that `for` can look up (ForPlan::by_files). Makes no finding.
+  void collect_files(const ast::Rule& r, const RulePlan& plan, size_t i, size_t k, std::set<std::string>& out) {
+    if (i == k) {
+      Value v = eval(*plan.fors[k].probe->key);
+      if (v.is_string()) out.insert(v.as_string());
+      return;
+    }
+    const auto& f = r.fors[i];
+    const ForPlan& fp = plan.fors[i];
+    size_t mark = env_.size();
+    bool indexed = false;
+    scan(
+        f.domain, fp.probe ? &*fp.probe : nullptr,
+        [&](const Value& v) {
+          tick();
+          env_.push_back({f.var, v, false});
+          epoch_[i + 1] = ++serial_;
+          if (pass(fp.filters, indexed)) collect_files(r, plan, i + 1, k, out);
+          env_.resize(mark);
+          return true;
+        },
+        &indexed);
+  }
+
   /// Whether domain `d` reads a fact source over the files a bound fact's field names
   /// (`lines(a.file)`), not over a scope known before the rule runs or a repository's name.
   static bool file_read(const ast::Domain& d) {
@@ -916,6 +963,13 @@ class Evaluator final : public RuleEngine {
     std::string qkey = query_key(d.source, scope);
     const std::vector<FactPtr>* narrowed = by_key(d.source, scope, qkey, *probe, *key);
     if (narrowed) qkey += '\2' + key_words_key_;
+    if (auto bf = by_files_.find(probe); !narrowed && bf != by_files_.end()) {
+      FileSet& fs = bf->second;
+      if (!fs.read) fs.facts = in_files(d.source, scope, qkey, fs.files);
+      fs.read = true;
+      narrowed = fs.facts;
+      if (narrowed) qkey += '\3' + fs.id;
+    }
     const auto& facts = narrowed ? *narrowed : query(d.source, scope);
     Index& idx = index(qkey, facts, *probe);
     std::span<const uint32_t> a;  // the candidates of the key, ascending
@@ -1524,6 +1578,18 @@ class Evaluator final : public RuleEngine {
     // file (`base` in an audit): its facts cost nothing to ask for, and when there are none the
     // loops cannot bind (B5a's `where exists b in functions(base) …` ran its loops for nothing).
     if (opts_.use_plan && !bindable(body, *plan)) return;
+    // A `for` that reads a source for the files earlier `for`s name (ForPlan::by_files): those
+    // files first, by binding the earlier `for`s once.
+    by_files_.clear();
+    for (size_t k = 1; k < body.fors.size() && opts_.use_plan && opts_.read_by_key; ++k) {
+      const ForPlan& fp = plan->fors[k];
+      if (!fp.by_files || !fp.probe) continue;
+      std::set<std::string> files;
+      collect_files(body, *plan, 0, k, files);
+      FileSet& fs = by_files_[&*fp.probe];
+      fs.files.assign(files.begin(), files.end());
+      for (const auto& f : fs.files) fs.id += f + '\x1e';
+    }
     join(body, *plan, 0, nullptr);
   }
 

@@ -45,6 +45,12 @@ struct SourceSchema {
   /// own name: `added_lines` makes `lines` facts (the added ones), so the two sources can share
   /// one fact per line and `a == l` holds for the same line read through either.
   std::string fact_source{};
+  /// The facts of a few files (those whose `file` is one of a list) cost much less to build
+  /// than the whole scope's, and Facts::query_in_files builds them: a search across files
+  /// (`clones`) that need not compare every pair of the repository's files when a rule asks for
+  /// the pairs of a few. The evaluator then collects the files a `for c in SOURCE(…) where
+  /// c.file == X` looks up (X bound by earlier `for`s) before that `for` reads the source.
+  bool by_files = false;
 
   /// Returns the field named `name`, or nullptr.
   const FieldSchema* field(std::string_view name) const;
@@ -152,6 +158,17 @@ class Facts {
   /// query() does. The default returns nullptr.
   virtual const std::vector<FactPtr>* query_containing(const std::string& source, const Scope& scope,
                                                        const std::vector<std::string>& words);
+
+  /// Returns the facts of `source` over `scope` whose `file` is one of `files` (sorted, no
+  /// duplicates), in the order query() gives them: a subsequence of query(source, scope) equal
+  /// to the facts of it with such a file, built without building the rest (a semi-join
+  /// reduction: the evaluator passes the files an earlier `for` names, SourceSchema::by_files).
+  /// Results may be cached like query()'s. Returns nullptr when the implementation cannot
+  /// narrow this query (the source has no such build, the scope is not `changed`, `repo` or a
+  /// glob list, or the whole query is built already and its index is cheaper): the caller then
+  /// reads query(). Throws FactsError as query() does. The default returns nullptr.
+  virtual const std::vector<FactPtr>* query_in_files(const std::string& source, const Scope& scope,
+                                                     const std::vector<std::string>& files);
 
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;

@@ -200,6 +200,14 @@ struct ForPlan {
   /// `for f in files(changed) where f.path == l.file and f.tier == 1` on a tree without a tier-1
   /// file looked every added line up for nothing). explain prints "(some fact first)".
   std::vector<size_t> own;
+  /// A `for` after the first whose lookup is `v.file == X` (Probe::Kind::Equal on the fact's
+  /// `file`) over a source that builds a few files' facts for much less than the whole scope's
+  /// (SourceSchema::by_files: `clones`), over `changed`, `repo` or a glob list: before the
+  /// loops, the evaluator binds the earlier `for`s once to collect every X, and the lookup reads
+  /// only the facts of those files (Facts::query_in_files; a semi-join reduction, Datalog's
+  /// sideways information passing). D5 asked for the clones of the backbone files and the audit
+  /// compared every pair of ATOM's files. explain prints "(built for the files ... names)".
+  bool by_files = false;
 };
 
 /// The execution plan of one rule. `before` runs after `when`, before the first `for`; `fors[i]`

@@ -589,6 +589,7 @@ class Planner {
     }
     for (int i = 0; i < n; ++i)
       if (auto& pr = out.fors[i].probe) pr->file_keys = file_keys(r, i, *pr, bound);
+    for (int i = 1; i < n; ++i) out.fors[i].by_files = by_files(r.fors[i].domain, out.fors[i].probe);
     for (const auto& w : r.wheres) {
       std::vector<const Expr*> cs;
       conjuncts(*w, cs);
@@ -693,6 +694,20 @@ class Planner {
       }
     }
     return out;
+  }
+
+  /// ForPlan::by_files of a `for` after the first over `d`, looked up by `pr`.
+  bool by_files(const ast::Domain& d, const std::optional<Probe>& pr) const {
+    using K = ast::ScopeExpr::Kind;
+    if (!pr || pr->kind != Probe::Kind::Equal || pr->path != std::vector<std::string>{"file"}) return false;
+    if (!source_domain(d)) return false;
+    const K k = d.scope.kind;
+    if (k != K::Default && k != K::Changed && k != K::Repo && k != K::Globs &&
+        !(k == K::Expr && wide_scope(p_, d.scope, false)))
+      return false;
+    for (const auto& s : p_.schema)
+      if (s.name == d.source) return s.by_files;
+    return false;
   }
 
   /// Probe::file_keys of the i-th `for` of `r` (looked up by `pr`): when that `for` reads a
@@ -937,7 +952,8 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
     const auto& f = r.fors[i];
     const auto& fp = plan.fors[i];
     out += "  for " + f.var + " in " + ast::dump(f.domain) + ": " +
-           (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) + "\n";
+           (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) +
+           (fp.by_files ? "  (built for the files the earlier `for`s name)" : "") + "\n";
     for (size_t j = 0; j < fp.filters.size(); ++j) {
       bool first = std::find(fp.own.begin(), fp.own.end(), j) != fp.own.end();
       out += "    check " + filter_text(r, fp.filters[j]) + (first ? "  (some fact first)" : "") + "\n";

@@ -138,7 +138,8 @@ struct EvalOptions {
   bool colliding_keys = false;
   /// Test-only: false builds every repository-wide source whole before looking a key up in it,
   /// instead of asking Facts::query_containing for the facts of the files whose text holds the
-  /// key (the reference the demand-driven read must equal).
+  /// key, or Facts::query_in_files for the facts of the files earlier `for`s name
+  /// (ForPlan::by_files): the reference the demand-driven reads must equal.
   bool read_by_key = true;
   /// Called before each rule runs with its id, its 0-based position and the number of rules
   /// that will run (progress output of long runs). May be empty.

@@ -581,7 +581,8 @@ void ChangeFacts::release_scope(const std::string& source, const Scope& scope) {
     if (it->second.use_count() == 1) freed += it->second->size();
     cache_.erase(it);
   }
-  freed += erase_prefixed(keyed_cache_, key + '\x1e');
+  freed += erase_prefixed(keyed_cache_, key + '\x1e');  // reads by key
+  freed += erase_prefixed(keyed_cache_, key + '\x1d');  // reads of a few files
   freed += erase_prefixed(file_cache_, source + (scope.kind == Scope::Kind::Base ? "\x1f" "b:" : "\x1f" "h:"));
   forget_released();
   for (auto& r : repositories_)
@@ -1014,6 +1015,22 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
     }
   }
   return keyed_cache_.emplace(key, intern(std::move(out))).first->second.get();
+}
+
+const std::vector<FactPtr>* ChangeFacts::query_in_files(const std::string& source, const Scope& scope,
+                                                        const std::vector<std::string>& files) {
+  if (scope.kind != Scope::Kind::Changed && scope.kind != Scope::Kind::Repo && scope.kind != Scope::Kind::Globs)
+    return nullptr;
+  const Source* s = find_source(source);
+  if (!s) throw dsl::FactsError{"unknown fact source '" + source + "'"};
+  std::string key = scope_key(source, scope);
+  if (cache_.count(key)) return nullptr;  // built whole: the caller's index of it is cheaper
+  key += '\x1d';
+  for (const auto& f : files) key += f + '\x1e';
+  if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return it->second.get();
+  auto built = s->build_in_files(*this, scope, files);
+  if (!built) return nullptr;
+  return keyed_cache_.emplace(key, intern(std::move(*built))).first->second.get();
 }
 
 std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Holding where) {

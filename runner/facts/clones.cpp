@@ -2,6 +2,8 @@
 // of another file (runner/analysis/clones.hpp).
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -65,7 +67,8 @@ class ClonesSource final : public Source {
             "their head text); `repo`, every head file of the repository (a glob list or file list: those "
             "files); existing code is read from Python and C/C++ files of a language some added block is in. "
             "Two existing blocks are never compared; `base` has no clones. Minimum size from "
-            "`let clone_min_lines` (5), `clone_min_tokens` (50), `clone_min_similarity` (80, percent)",
+            "`let clone_min_lines` (5), `clone_min_tokens` (50), `clone_min_similarity` (80, percent). A `for` that "
+            "looks clones up by `c.file == f.path` (f bound by an earlier `for`) searches only the blocks of those files",
             true,
             {
                 field("file", T::String, "path of the added block (the first block)"),
@@ -78,10 +81,28 @@ class ClonesSource final : public Source {
                 field("similarity", T::Int, "token similarity after renaming identifiers, percent"),
                 field("lines", T::Int, "number of lines of the first block"),
                 field("tokens", T::Int, "tokens of the shorter side (imports and docstrings not counted)"),
-            }};
+            },
+            false,
+            "",
+            true};  // by_files: `where c.file == f.path` (f of an earlier `for`) searches only f's blocks
   }
 
   std::vector<FactPtr> build(SourceContext& ctx, const Scope& scope) const override {
+    return search(ctx, scope, nullptr);
+  }
+
+  // The clones whose added (first) block is in one of `files`: the blocks of those files are
+  // compared with the rest of the scope read as existing code (find_clones_with_existing: one
+  // token scan of every file, then only the regions that share a window with them), not every
+  // pair of the scope's files with each other. The facts equal build()'s with such a `file`.
+  std::optional<std::vector<FactPtr>> build_in_files(SourceContext& ctx, const Scope& scope,
+                                                     const std::vector<std::string>& files) const override {
+    return search(ctx, scope, &files);
+  }
+
+ private:
+  // build() when `focus` is null; else build_in_files(focus).
+  static std::vector<FactPtr> search(SourceContext& ctx, const Scope& scope, const std::vector<std::string>* focus) {
     std::vector<FactPtr> out;
     analysis::CloneOptions opts;  // jscpd's defaults unless the ruleset says otherwise
     auto setting = [&](const char* name, int fallback) {
@@ -92,17 +113,24 @@ class ClonesSource final : public Source {
     opts.min_tokens = setting("clone_min_tokens", opts.min_tokens);
     opts.min_similarity = std::min(100, setting("clone_min_similarity", 80)) / 100.0;
     opts.jobs = ctx.jobs();  // `load` reads head_text and the models held in `existing`: thread-safe
+    auto in_focus = [&](const std::string& path) {
+      return !focus || std::binary_search(focus->begin(), focus->end(), path);
+    };
     std::vector<analysis::CodeBlock> blocks;
     std::set<lang::Language> languages;  // of the added blocks
     // Existing code: the head text outside added lines of the scope's files (the changed ones'
-    // parsed models; the others read as text, never parsed).
+    // parsed models; the others read as text, never parsed). With a focus, the added blocks of
+    // the other changed files are read as existing code too (`added` set: kept whatever their
+    // language), and their pairs with each other are not searched.
     struct Existing {
       std::string path;
       lang::Language language;
       std::shared_ptr<const lang::SourceModel> model;  // changed files
       const change::LineSet* added = nullptr;
+      bool added_too = false;  // its added blocks as well (outside the focus)
     };
     std::vector<Existing> existing;
+    std::map<std::string, const change::LineSet*> added_of;  // changed files outside the focus
     for (const auto& r : ctx.files(scope)) {
       if (r.base) continue;
       lang::Language language = lang::language_of(r.path);
@@ -114,24 +142,38 @@ class ClonesSource final : public Source {
       if (!m) continue;
       int n = static_cast<int>(m->text_lines.size());
       const auto& added = r.changed->added_lines;
-      if (added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added});
-      if (added.empty()) continue;
-      bool any = false;
-      for (auto [a, b] : runs_of(n, added, true, opts.min_lines)) {
-        blocks.push_back(block_of(r.path, m->language, m->text_lines, a, b, true));
-        any = true;
-      }
+      const bool mine = in_focus(r.path);
+      const bool any = !runs_of(n, added, true, opts.min_lines).empty();
       if (any) languages.insert(m->language);
+      if (!mine) {
+        if (any || added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added, any});
+        added_of.emplace(r.path, &added);
+        continue;
+      }
+      if (added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added});
+      for (auto [a, b] : runs_of(n, added, true, opts.min_lines))
+        blocks.push_back(block_of(r.path, m->language, m->text_lines, a, b, true));
     }
     std::erase_if(existing, [&](const Existing& e) {
-      return (e.language != lang::Language::Python && e.language != lang::Language::Cpp) || !languages.count(e.language);
+      return !e.added_too &&
+             ((e.language != lang::Language::Python && e.language != lang::Language::Cpp) || !languages.count(e.language));
     });
     auto load = [&](size_t i) {
       const Existing& e = existing[i];
       std::vector<analysis::CodeBlock> loaded;
       if (e.model) {
-        for (auto [a, b] : runs_of(static_cast<int>(e.model->text_lines.size()), *e.added, false, opts.min_lines))
-          loaded.push_back(block_of(e.path, e.language, e.model->text_lines, a, b, false));
+        const int n = static_cast<int>(e.model->text_lines.size());
+        auto runs = runs_of(n, *e.added, false, opts.min_lines);
+        if (e.added_too) {
+          auto more = runs_of(n, *e.added, true, opts.min_lines);
+          // not-added runs only of a language some added block is in, as without a focus
+          if (!languages.count(e.language) ||
+              (e.language != lang::Language::Python && e.language != lang::Language::Cpp))
+            runs.clear();
+          runs.insert(runs.end(), more.begin(), more.end());
+          std::sort(runs.begin(), runs.end());
+        }
+        for (auto [a, b] : runs) loaded.push_back(block_of(e.path, e.language, e.model->text_lines, a, b, false));
         return loaded;
       }
       auto text = ctx.head_text(e.path);
@@ -145,7 +187,11 @@ class ClonesSource final : public Source {
                                   : analysis::find_clones_with_existing(std::move(blocks), existing.size(), load, opts);
     for (auto& p : pairs) {
       if (p.a.file == p.b.file) continue;
+      // an added block of a changed file outside the focus was searched as existing code
+      for (auto* side : {&p.a, &p.b})
+        if (auto it = added_of.find(side->file); it != added_of.end()) side->added = it->second->count(side->start_line) > 0;
       if (!p.a.added) std::swap(p.a, p.b);  // the added side first: a finding lands on it
+      if (!in_focus(p.a.file)) continue;
       auto loc = [&](const analysis::CodeBlock& b) {
         auto f = dsl::make_fact("location", b.file, b.start_line);
         f->end_line = b.end_line;

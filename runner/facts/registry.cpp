@@ -72,6 +72,11 @@ std::vector<dsl::FactPtr> Source::build(SourceContext& ctx, const dsl::Scope& sc
   return out;
 }
 
+std::optional<std::vector<dsl::FactPtr>> Source::build_in_files(SourceContext&, const dsl::Scope&,
+                                                                 const std::vector<std::string>&) const {
+  return std::nullopt;
+}
+
 std::vector<dsl::FactPtr> Source::build_file(SourceContext&, const FileRef&) const {
   throw dsl::FactsError{"fact source '" + name() + "' has no implementation"};
 }

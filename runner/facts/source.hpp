@@ -191,6 +191,13 @@ class Source {
   /// Returns the facts of `scope`, in file order then line order. Default: prefetches
   /// ctx.files(scope) and concatenates ctx.file_facts(name, ref) for each. Throws dsl::FactsError.
   virtual std::vector<dsl::FactPtr> build(SourceContext& ctx, const dsl::Scope& scope) const;
+  /// Returns the facts of build(ctx, scope) whose `file` is one of `files` (sorted, no
+  /// duplicates), in the same order, for a source whose schema says `by_files` (a search across
+  /// files that costs far less for a few of them); nullopt when the source has no such build.
+  /// ChangeFacts::query_in_files calls it for `changed`, `repo` and glob scopes. Default:
+  /// nullopt. Throws dsl::FactsError as build does.
+  virtual std::optional<std::vector<dsl::FactPtr>> build_in_files(SourceContext& ctx, const dsl::Scope& scope,
+                                                                  const std::vector<std::string>& files) const;
   /// Returns the facts of one file side, in line order. Must not read `ctx.data()` (results are
   /// cached for the life of the context). Default: throws dsl::FactsError ("has no implementation").
   virtual std::vector<dsl::FactPtr> build_file(SourceContext& ctx, const FileRef& ref) const;

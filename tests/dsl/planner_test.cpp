@@ -444,6 +444,77 @@ TEST_CASE("planner: golden plans") {
   CHECK(p.plan("NOPE").empty());
 }
 
+// MemoryFacts whose `calls` source builds the facts of a few files on its own
+// (SourceSchema::by_files), recording the files of every such read.
+class FewFiles : public MemoryFacts {
+ public:
+  std::vector<std::vector<std::string>> asked;
+  const std::vector<SourceSchema>& schema() const override {
+    static const std::vector<SourceSchema> s = [] {
+      auto v = testing::test_schema();
+      for (auto& x : v) x.by_files = x.name == "calls";
+      return v;
+    }();
+    return s;
+  }
+  const std::vector<FactPtr>* query_in_files(const std::string& source, const Scope& scope,
+                                             const std::vector<std::string>& files) override {
+    asked.push_back(files);
+    auto& out = few_[asked.size()];
+    for (const auto& f : query(source, scope))
+      if (std::binary_search(files.begin(), files.end(), f->file)) out.push_back(f);
+    return &out;
+  }
+
+ private:
+  std::map<size_t, std::vector<FactPtr>> few_;
+};
+
+TEST_CASE("planner: a `for` over a source built for a few files reads only the files earlier `for`s name") {
+  const std::string text =
+      rule("FEW", "  for f in files(changed) where f.tier == 1\n"
+                  "  for c in calls(repo) where c.file == f.path and c.callee == \"run\"",
+           "{c.file}:{c.line}") +
+      rule("ALSO", "  for f in files(changed) where f.tier == 1\n"
+                   "  for c in calls(repo) where c.file == f.path and c.callee == \"stop\"",
+           "{c.file}:{c.line}");
+  FewFiles schema_only;
+  auto loaded = load_ruleset("p.rules", text, schema_only.schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("FEW") ==
+        "plan FEW\n"
+        "  for f in files(changed): index files(changed) by .tier = 1\n"
+        "    check (== f.tier 1)\n"
+        "  for c in calls(repo): index calls(repo) by .file = f.path and .callee = \"run\"  (built for the files the "
+        "earlier `for`s name)\n"
+        "    check (== c.file f.path)\n"
+        "    check (== c.callee \"run\")  (some fact first)\n");
+  auto fill = [](MemoryFacts& m) {
+    m.changed = {"a.py", "b.py", "c.py"};
+    m.add("files", "a.py", 0, {{"path", Value("a.py")}, {"tier", Value(1)}});
+    m.add("files", "b.py", 0, {{"path", Value("b.py")}, {"tier", Value(0)}});
+    m.add("files", "c.py", 0, {{"path", Value("c.py")}, {"tier", Value(1)}});
+    for (const char* file : {"a.py", "b.py", "c.py", "d.py"})
+      for (int line = 1; line <= 3; ++line)
+        m.add("calls", file, line, {{"callee", Value(line == 2 ? "stop" : "run")}});
+  };
+  FewFiles few;
+  MemoryFacts whole;
+  fill(few);
+  fill(whole);
+  EvalOptions reference;
+  reference.read_by_key = false;
+  EvalResult got = evaluate(*loaded.program, few, {});
+  EvalResult want = evaluate(*loaded.program, whole, reference);
+  CHECK(findings_text(got) == findings_text(want));
+  CHECK(findings_text(got).find("b.py") == std::string::npos);
+  CHECK(got.findings.size() == 6);  // a.py and c.py: two `run` each, one `stop` each
+  // the tier-1 files, once per rule, and never the whole source
+  CHECK(few.asked == std::vector<std::vector<std::string>>{{"a.py", "c.py"}, {"a.py", "c.py"}});
+  CHECK(few.query_count["calls(repo)"] == 2);  // by the two reads of a few files only
+  CHECK(whole.query_count["calls(repo)"] >= 1);
+}
+
 TEST_CASE("planner: golden plan of range lookups") {
   MemoryFacts m;
   auto loaded = load_ruleset("p.rules", kRules, m.schema(), nullptr, {});

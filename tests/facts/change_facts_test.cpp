@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "catch.hpp"
@@ -463,6 +464,73 @@ TEST_CASE("clones: an added block that copies existing code of another file", "[
   auto bfacts = b.facts();
   bfacts->configure(big);
   CHECK(bfacts->query("clones", kRepo).empty());
+}
+
+TEST_CASE("clones: the facts of a few files equal the whole search's facts of those files", "[facts]") {
+  const std::string block =
+      "def load(self, path):\n"
+      "    data = read_file(path)\n"
+      "    parts = data.split(',')\n"
+      "    total = 0\n"
+      "    for p in parts:\n"
+      "        total += int(p)\n"
+      "    return total\n";
+  auto renamed = [&](const std::string& a, const std::string& b) {
+    std::string out = block;
+    for (auto [from, to] : {std::pair{std::string("data"), a}, std::pair{std::string("parts"), b}})
+      for (size_t p = 0; (p = out.find(from, p)) != std::string::npos; p += to.size()) out.replace(p, from.size(), to);
+    return out;
+  };
+  review::dsl::RulesetData d;
+  d.lets.emplace_back("clone_min_tokens", Value(30));
+  auto text = [](const FactPtr& f) {
+    return f->file + ":" + std::to_string(f->line) + "-" + std::to_string(f->end_line) + " " + s(f->get("b"), "file") +
+           ":" + s(f->get("b"), "line") + "-" + s(f->get("b"), "end_line") + " added=" + s(f->get("b"), "added") +
+           " sim=" + s(f, "similarity") + " tokens=" + s(f, "tokens");
+  };
+  // a pull request: added copies on both sides of a focus file in path order (m.py's pairs with
+  // a.py are a.py's facts, with z.py m.py's), existing copies in an unchanged file and in the
+  // kept lines of a changed one; and an audit, where every file is added
+  ChangeBuilder pr;
+  pr.file("a.py", "import os\n", "import os\n\n" + renamed("blob", "items"));
+  pr.file("m.py", "X = 1\n", "X = 1\n\n" + renamed("raw", "rows"));
+  pr.file("z.py", "Y = 2\n", "Y = 2\n\n" + renamed("buf", "cols") + "\nZ = 3\n");
+  pr.file("k.py", "W = 0\n\n" + block, "W = 1\n\n" + block);
+  pr.unchanged("b.py", "V = 1\n\n" + block);
+  ChangeBuilder audit;
+  for (auto [path, a, b] : {std::tuple{"a.py", "blob", "items"}, std::tuple{"m.py", "raw", "rows"},
+                            std::tuple{"z.py", "buf", "cols"}, std::tuple{"b.py", "data", "parts"}})
+    audit.file(path, "", "# " + std::string(path) + "\n" + renamed(a, b), review::change::FileStatus::Added);
+  for (auto* builder : {&pr, &audit}) {
+    for (const Scope& scope : {kChanged, kRepo}) {
+      auto whole_facts = builder->facts();
+      whole_facts->configure(d);
+      const auto& whole = whole_facts->query("clones", scope);
+      INFO((builder == &pr ? "pull request" : "audit") << ", scope " << scope.describe());
+      if (scope.kind == Scope::Kind::Repo) CHECK(whole.size() >= (builder == &pr ? 7u : 6u));
+      for (const std::vector<std::string>& files :
+           {std::vector<std::string>{}, {"a.py"}, {"m.py"}, {"z.py"}, {"b.py"}, {"k.py"}, {"a.py", "z.py"},
+            {"a.py", "b.py", "k.py", "m.py", "z.py"}}) {
+        std::vector<std::string> want;
+        for (const auto& f : whole)
+          if (std::find(files.begin(), files.end(), f->file) != files.end()) want.push_back(text(f));
+        auto few_facts = builder->facts();
+        few_facts->configure(d);
+        const auto* got = few_facts->query_in_files("clones", scope, files);
+        REQUIRE(got != nullptr);
+        std::vector<std::string> have;
+        for (const auto& f : *got) have.push_back(text(f));
+        INFO("files: " << files.size() << (files.empty() ? std::string() : " from " + files[0]));
+        CHECK(have == want);
+      }
+      // built whole already: the index of the whole list is cheaper than a second search
+      CHECK(whole_facts->query_in_files("clones", scope, {"a.py"}) == nullptr);
+    }
+  }
+  // a source with no build of a few files answers nullptr (the evaluator reads it whole)
+  auto plain = pr.facts();
+  CHECK(plain->query_in_files("lines", kRepo, {"a.py"}) == nullptr);
+  CHECK(plain->query_in_files("clones", kBase, {"a.py"}) == nullptr);
 }
 
 TEST_CASE("siblings: unchanged name variants of a changed function; suffix list from a let", "[facts]") {
