@@ -169,7 +169,8 @@ std::string template_outline(std::string_view raw) {
       out.append(raw.substr(i));
       break;
     }
-    // the last identifier of the expression (not a number, not inside a string)
+    // the last field path of the expression (`c.a.file`, a name alone, not a number, not inside
+    // a string)
     std::string_view expr = raw.substr(i + 1, j - i - 1), name;
     bool in_str = false;
     for (size_t k = 0; k < expr.size();) {
@@ -182,7 +183,8 @@ std::string template_outline(std::string_view raw) {
         ++k;
       } else if (ident_char(expr[k])) {
         size_t e = k;
-        while (e < expr.size() && ident_char(expr[e])) ++e;
+        while (e < expr.size() && (ident_char(expr[e]) || (expr[e] == '.' && e + 1 < expr.size() && ident_char(expr[e + 1]))))
+          ++e;
         if (!std::isdigit(static_cast<unsigned char>(expr[k]))) name = expr.substr(k, e - k);
         k = e;
       } else {

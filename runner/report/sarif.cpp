@@ -1,6 +1,7 @@
 #include "runner/report/sarif.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <numeric>
 #include <ostream>
@@ -43,6 +44,18 @@ std::string sentence(std::string s) {
   return s;
 }
 
+/// `s` with its first letter upper-case when its first word is a plain word (letters and hyphens
+/// only: "near-identical" → "Near-identical"), for a rule's descriptions, which SARIF shows as
+/// sentences; a first word that is code (`find_package`, `torch.empty`, a quote) keeps its case.
+std::string capitalized(std::string s) {
+  size_t end = 0;
+  while (end < s.size() && (std::isalpha(static_cast<unsigned char>(s[end])) || s[end] == '-')) ++end;
+  const bool stop = end < s.size() && (s[end] == '.' || s[end] == ',' || s[end] == ':');  // punctuation, not `a.b`
+  const bool word_ends = end == s.size() || s[end] == ' ' || (stop && (end + 1 == s.size() || s[end + 1] == ' '));
+  if (end > 0 && word_ends && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
 std::string message_text(const Finding& f) {
   std::string m = sentence(f.problem);
   if (!f.impact.empty()) m += "\nImpact: " + sentence(f.impact);
@@ -79,7 +92,7 @@ std::string pascal_name(const std::string& title, const std::string& fallback) {
 json rule_json(const RuleMeta& r) {
   std::string title = r.title.empty() ? r.id : r.title;
   // the rule's templates as they read without a finding: `‹path›`, not `{f.path}`
-  std::string full = sentence(r.problem.empty() ? title : dsl::template_outline(r.problem));
+  std::string full = capitalized(sentence(r.problem.empty() ? title : dsl::template_outline(r.problem)));
   if (!r.impact.empty()) full += " Impact: " + sentence(dsl::template_outline(r.impact));
   if (!r.action.empty()) full += " Action: " + sentence(dsl::template_outline(r.action));
   full = valid_utf8(full);
@@ -88,7 +101,7 @@ json rule_json(const RuleMeta& r) {
     if (full.size() > kSarifMaxDescription) full.resize(kSarifMaxDescription);
   }
 
-  std::string text = r.help.empty() ? sentence(title) : r.help;
+  std::string text = r.help.empty() ? capitalized(sentence(title)) : r.help;
   std::string md = text;
   for (const auto& e : r.examples) {
     if (e.todo) continue;
@@ -104,7 +117,7 @@ json rule_json(const RuleMeta& r) {
 
   json j = {{"id", r.id},
             {"name", pascal_name(title, r.id)},
-            {"shortDescription", {{"text", sentence(title)}}},
+            {"shortDescription", {{"text", capitalized(sentence(title))}}},
             {"fullDescription", {{"text", full}}},
             {"help", {{"text", text}, {"markdown", md}}},
             {"defaultConfiguration", {{"level", level_of(r.severity)}}},

@@ -441,16 +441,18 @@ TEST_CASE("grammar: analyze<> finds no infinite loops or left recursion") {
   CHECK(tao::pegtl::analyze<grammar::expr_only>() == 0);
 }
 
-TEST_CASE("template_outline: holes read as the name they show, escaped braces as braces") {
+TEST_CASE("template_outline: holes read as the field path they show, escaped braces as braces") {
   struct Row {
     const char* raw;
     const char* want;
   };
   const Row rows[] = {
-      {"`{f.path}` is a Tier-1 file (line {l.line})", "`\u2039path\u203a` is a Tier-1 file (line \u2039line\u203a)"},
-      {"`find_package({pkg})` at `{c.file}:{c.line}`", "`find_package(\u2039pkg\u203a)` at `\u2039file\u203a:\u2039line\u203a`"},
-      {"({trim(c.argtext)})", "(\u2039argtext\u203a)"},
-      {"line {a.line - 1} of {len(c.args)} args", "line \u2039line\u203a of \u2039args\u203a args"},
+      {"`{f.path}` is a Tier-1 file (line {l.line})", "`\u2039f.path\u203a` is a Tier-1 file (line \u2039l.line\u203a)"},
+      {"`find_package({pkg})` at `{c.file}:{c.line}`", "`find_package(\u2039pkg\u203a)` at `\u2039c.file\u203a:\u2039c.line\u203a`"},
+      {"({trim(c.argtext)})", "(\u2039c.argtext\u203a)"},
+      {"line {a.line - 1} of {len(c.args)} args", "line \u2039a.line\u203a of \u2039c.args\u203a args"},
+      {"{a.line} and {k.line} of {c.a.file}", "\u2039a.line\u203a and \u2039k.line\u203a of \u2039c.a.file\u203a"},
+      {"{f.path}. Then {x.}", "\u2039f.path\u203a. Then \u2039x\u203a"},
       {"a set {{x}} and {1}", "a set {x} and \u2039\u2026\u203a"},
       {"quoted {join(xs, \"}\")} end", "quoted \u2039xs\u203a end"},
       {"no holes", "no holes"},

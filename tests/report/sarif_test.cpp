@@ -54,6 +54,41 @@ TEST_CASE("sarif: category override and rule limits") {
   CHECK(z["name"] == "VariablePossiblyUnboundAfterIfElif");
 }
 
+TEST_CASE("sarif: a rule's descriptions read as sentences; a first word that is code keeps its case") {
+  RunInfo info = fixed_run();
+  struct Row {
+    const char* title;
+    const char* problem;
+    const char* short_text;
+    const char* full_start;
+  };
+  const Row rows[] = {
+      {"near-identical new block", "the same {c.lines}-line block", "Near-identical new block.",
+       "The same \u2039c.lines\u203a-line block."},
+      {"find_package with no REQUIRED", "`find_package({pkg})` at {c.file}", "find_package with no REQUIRED.",
+       "`find_package(\u2039pkg\u203a)` at \u2039c.file\u203a."},
+      {"torch.empty output", "torch.empty result read", "torch.empty output.", "torch.empty result read."},
+      {"\"tests will be added\" with no test", "x9 is read", "\"tests will be added\" with no test.", "x9 is read."},
+  };
+  for (const auto& r : rows) {
+    RuleMeta m = info.rules[0];
+    m.id = "S" + std::to_string(info.rules.size());
+    m.title = r.title;
+    m.problem = r.problem;
+    m.impact = "a build fails";
+    m.action = "";
+    info.rules.push_back(m);
+  }
+  json run = sarif_log({}, info)["runs"][0];
+  const json& rules = run["tool"]["driver"]["rules"];
+  for (size_t i = 0; i < std::size(rows); ++i) {
+    const json& j = rules[rules.size() - std::size(rows) + i];
+    INFO(rows[i].title);
+    CHECK(j["shortDescription"]["text"] == rows[i].short_text);
+    CHECK(j["fullDescription"]["text"] == std::string(rows[i].full_start) + " Impact: a build fails.");
+  }
+}
+
 TEST_CASE("sarif: overflow is cut most severe first with a note") {
   std::vector<Finding> v;
   for (int i = 1; i <= 5; ++i)
