@@ -423,8 +423,12 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
 
   int exit_code = 0;
-  for (const auto& f : findings)
-    if (!f.suppressed && !f.pre_existing && at_or_above(f.severity, opts.fail_on)) exit_code = 1;
+  size_t blocking = 0;  // new, unsuppressed blocks
+  for (const auto& f : findings) {
+    if (f.suppressed || f.pre_existing) continue;
+    if (at_or_above(f.severity, opts.fail_on)) exit_code = 1;
+    if (f.severity == dsl::Severity::Block) ++blocking;
+  }
   if (!run.incomplete.empty()) {
     for (const auto& g : run.incomplete) err << "incomplete: " << report::terminal_safe(g) << "\n";
     if (!opts.allow_incomplete) exit_code = kExitIncomplete;
@@ -512,6 +516,11 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     if (std::none_of(fails.begin(), fails.end(), [&](const auto& f) { return f.reporter == o.format; }))
       notes << "note: wrote the " << o.format << " report to " << o.path << "\n";
   }
+  // A BLOCK verdict that exits 0 is said last, so that nobody reads the exit code as a pass.
+  if (!opts.fail_on && blocking > 0 && exit_code == 0)
+    notes << "note: the verdict is BLOCK (" << blocking << " blocking finding" << (blocking == 1 ? "" : "s")
+          << "), yet the exit code is 0 because fail-on is `never` (--fail-on, or fail-on: in the configuration); "
+             "with the default, `block`, the job would fail\n";
   // An output that could not be written is an input/output error (3): the caller must not
   // mistake a missing SARIF file for a clean review. The other outputs were still written.
   // Standard output that could not take the report (a full disk, /dev/full, a closed pipe) is an

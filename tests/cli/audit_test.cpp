@@ -62,7 +62,10 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
   // what is reviewed first, then what of it is left out
   CHECK(r.err == "note: reviewing every file of " + head.substr(0, 12) + " (audit mode): 12 files\n"
                  "note: logo.bin: not analysed (binary file)\n"
-                 "note: audit mode: 1 pull-request finding left out (there is no pull request)\n");
+                 "note: audit mode: 1 pull-request finding left out (there is no pull request)\n"
+                 "note: the verdict is BLOCK (11 blocking findings), yet the exit code is 0 because fail-on is "
+                 "`never` (--fail-on, or fail-on: in the configuration); with the default, `block`, the job would "
+                 "fail\n");
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["head_sha"] == head);
   auto keys = finding_keys(j);

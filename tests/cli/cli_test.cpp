@@ -53,7 +53,15 @@ TEST_CASE("review of two folders: exact text output and exit code 1 on a block f
 }
 
 TEST_CASE("--fail-on decides the exit code") {
-  CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never"}).exit_code == 0);
+  auto never = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never"});
+  CHECK(never.exit_code == 0);
+  // a BLOCK verdict that exits 0 says why
+  CHECK(never.err.find("note: the verdict is BLOCK (1 blocking finding), yet the exit code is 0 because fail-on is "
+                       "`never`") != std::string::npos);
+  auto no_block = runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "never",
+                          "--exclude-rule", "PRINT1"});
+  CHECK(no_block.exit_code == 0);
+  CHECK(no_block.err.find("verdict is BLOCK") == std::string::npos);
   CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "block", "--rule", "TODO1"})
             .exit_code == 0);
   CHECK(runner({"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--fail-on", "warn", "--rule", "TODO1"})
