@@ -90,21 +90,38 @@ void classify_lines(const std::vector<const CloneToken*>& tok, Seq& s) {
   }
 }
 
+// The token hashes of make_seq (blank, exact) of a block's tokens without filler: all that
+// find_clones_with_existing's first pass reads of every file (its windows).
+struct Hashes {
+  std::vector<uint64_t> blank, exact;
+};
+
+Hashes token_hashes(const std::vector<CloneToken>& toks) {
+  Hashes h;
+  std::hash<std::string> hs;
+  const auto n = static_cast<size_t>(std::count_if(toks.begin(), toks.end(), [](const CloneToken& t) { return !t.filler; }));
+  h.blank.reserve(n);
+  h.exact.reserve(n);
+  for (const auto& t : toks) {
+    if (t.filler) continue;
+    const bool ident = t.kind == Kind::Identifier;
+    const uint64_t text = hs(t.text);
+    h.blank.push_back(ident ? 0x5bd1e995ULL : text);
+    h.exact.push_back(ident ? mix(0x5bd1e995ULL, text) : text);
+  }
+  return h;
+}
+
 Seq make_seq(const std::vector<CloneToken>& toks) {
   Seq s;
-  std::hash<std::string> hs;
   std::vector<const CloneToken*> tok;  // without filler
   for (const auto& t : toks)
     if (!t.filler) tok.push_back(&t);
-  s.blank.resize(tok.size());
-  s.exact.resize(tok.size());
+  Hashes h = token_hashes(toks);
+  s.blank = std::move(h.blank);
+  s.exact = std::move(h.exact);
   s.ident.resize(tok.size());
-  for (size_t i = 0; i < tok.size(); ++i) {
-    bool ident = tok[i]->kind == Kind::Identifier;
-    s.ident[i] = ident ? 1 : 0;
-    s.blank[i] = ident ? 0x5bd1e995ULL : hs(tok[i]->text);
-    s.exact[i] = ident ? mix(0x5bd1e995ULL, hs(tok[i]->text)) : s.blank[i];
-  }
+  for (size_t i = 0; i < tok.size(); ++i) s.ident[i] = tok[i]->kind == Kind::Identifier ? 1 : 0;
   classify_lines(tok, s);
   // the previous occurrence of each identifier, once per block (grams() reads it per range)
   s.prev.assign(tok.size(), kNone);
@@ -814,7 +831,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
   for (auto& b : added) {
     b.added = true;
     if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-    Seq s = make_seq(b.tokens);
+    Hashes s = token_hashes(b.tokens);
     for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
       ++blank_count[window_hash(s.blank, i)];
       ++exact_count[window_hash(s.exact, i)];
@@ -835,7 +852,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
     for (uint32_t bi = 0; bi < loaded.size(); ++bi) {
       auto& b = loaded[bi];
       if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-      Seq s = make_seq(b.tokens);
+      Hashes s = token_hashes(b.tokens);
       for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
         uint64_t h = window_hash(s.blank, i);
         if (!blank_count.count(h)) continue;  // shares nothing with an added block
@@ -877,13 +894,16 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
       if (bi >= loaded.size()) break;  // the loader gave fewer blocks than the first time
       CodeBlock& b = loaded[bi];
       if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-      Seq s = make_seq(b.tokens);
+      std::vector<int> at_line;  // of each token without filler (the positions the seeds count)
+      at_line.reserve(b.tokens.size());
+      for (const auto& t : b.tokens)
+        if (!t.filler) at_line.push_back(t.line);
       std::vector<std::pair<int, int>> lines;  // block-relative line ranges of the regions
       while (k < seeds.size() && seeds[k].first == bi) {
         size_t first = seeds[k].second, last = first;
         while (++k < seeds.size() && seeds[k].first == bi && seeds[k].second <= last + kMaxGap) last = seeds[k].second;
-        if (last + kSeed > s.size()) break;  // the loader gave other tokens than the first time
-        int l0 = s.line[first], l1 = s.line[last + kSeed - 1];
+        if (last + kSeed > at_line.size()) break;  // the loader gave other tokens than the first time
+        int l0 = at_line[first], l1 = at_line[last + kSeed - 1];
         if (!lines.empty() && l0 <= lines.back().second) lines.back().second = std::max(lines.back().second, l1);
         else lines.emplace_back(l0, l1);
       }
