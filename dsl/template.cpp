@@ -153,6 +153,7 @@ size_t template_hole_end(std::string_view body, size_t open, bool escaped_quotes
 std::string template_outline(std::string_view raw) {
   auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   std::string out;
+  size_t after_hole = std::string::npos;  // the size of `out` right after the last hole
   for (size_t i = 0; i < raw.size(); ++i) {
     const char c = raw[i];
     if ((c == '{' || c == '}') && i + 1 < raw.size() && raw[i + 1] == c) {  // `{{` or `}}`
@@ -191,10 +192,14 @@ std::string template_outline(std::string_view raw) {
         ++k;
       }
     }
+    i = j;
+    // holes written side by side are alternatives (`{expr}{expr2}`: the captures of an `or`'s
+    // branches, one of them set): one placeholder, the first's
+    if (after_hole == out.size()) continue;
     out += "\u2039";
     out += name.empty() ? std::string_view("\u2026") : name;
     out += "\u203a";
-    i = j;
+    after_hole = out.size();
   }
   return out;
 }

@@ -47,7 +47,8 @@ size_t template_hole_end(std::string_view body, size_t open, bool escaped_quotes
 /// description (SARIF's fullDescription): each `{expr}` hole becomes `‹name›`, the last field
 /// path the expression names, variable included, so that two facts' fields read apart
 /// (`{f.path}` -> `‹f.path›`, `{a.line}` and `{k.line}` -> `‹a.line›` and `‹k.line›`,
-/// `{trim(c.argtext)}` -> `‹c.argtext›`, `…` when it names none), and `{{`/`}}` become literal braces, as the template language reads
+/// `{trim(c.argtext)}` -> `‹c.argtext›`, `…` when it names none; holes written side by side,
+/// the alternatives of an `or`'s captures, `{idx}{idx2}`, as one: `‹idx›`), and `{{`/`}}` become literal braces, as the template language reads
 /// them (docs/rule-language.md, Templates). Quotes inside a hole are skipped when its closing
 /// brace is looked for; an unterminated hole keeps its text as written. Never throws.
 std::string template_outline(std::string_view raw);

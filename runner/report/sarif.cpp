@@ -78,6 +78,7 @@ std::string pascal_name(const std::string& title, const std::string& fallback) {
   std::string out;
   bool up = true;
   for (char c : title) {
+    if (c == '\'') continue;  // "file's" is one word: FileS would read as two
     bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     if (!alnum) {
       up = true;

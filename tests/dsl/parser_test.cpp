@@ -453,6 +453,8 @@ TEST_CASE("template_outline: holes read as the field path they show, escaped bra
       {"line {a.line - 1} of {len(c.args)} args", "line \u2039a.line\u203a of \u2039c.args\u203a args"},
       {"{a.line} and {k.line} of {c.a.file}", "\u2039a.line\u203a and \u2039k.line\u203a of \u2039c.a.file\u203a"},
       {"{f.path}. Then {x.}", "\u2039f.path\u203a. Then \u2039x\u203a"},
+      {"`{expr}{expr2}{expr3}` by {a}-{b}", "`\u2039expr\u203a` by \u2039a\u203a-\u2039b\u203a"},
+      {"{{{a}}}{b}", "{\u2039a\u203a}\u2039b\u203a"},
       {"a set {{x}} and {1}", "a set {x} and \u2039\u2026\u203a"},
       {"quoted {join(xs, \"}\")} end", "quoted \u2039xs\u203a end"},
       {"no holes", "no holes"},

@@ -52,6 +52,12 @@ TEST_CASE("sarif: category override and rule limits") {
   CHECK(z["properties"]["tags"].size() == 10);
   CHECK(z["fullDescription"]["text"].get<std::string>().size() <= kSarifMaxDescription);
   CHECK(z["name"] == "VariablePossiblyUnboundAfterIfElif");
+  RuleMeta quoted = info.rules[0];
+  quoted.id = "Q1";
+  quoted.title = "stated scope narrower than the shared file's reach";
+  info.rules.push_back(quoted);
+  CHECK(sarif_log({}, info)["runs"][0]["tool"]["driver"]["rules"].back()["name"] ==
+        "StatedScopeNarrowerThanTheSharedFilesReach");
 }
 
 TEST_CASE("sarif: a rule's descriptions read as sentences; a first word that is code keeps its case") {
