@@ -46,7 +46,10 @@ std::optional<std::string> read_under(const std::string& dir, const std::string&
 std::string canonical_folder(const std::string& dir) {
   std::error_code ec;
   fs::path p = fs::canonical(dir, ec);
-  if (ec || !fs::is_directory(p, ec)) throw InputError{dir, "not a folder"};
+  if (ec || !fs::is_directory(p, ec)) {
+    std::error_code exists_ec;
+    throw InputError{dir, fs::exists(dir, exists_ec) ? "not a folder" : "no such folder"};
+  }
   return p.string();
 }
 

@@ -34,7 +34,8 @@ class FolderContent : public ContentSource {
 ///   git diff --no-index --no-ext-diff --no-color --no-textconv -M --full-index
 /// (run from "/" on the canonical folder paths, whose prefixes are then removed so every path is
 /// relative to its folder). Renames and copies are detected as in git mode.
-/// Throws InputError{dir, "not a folder"} when either does not exist or is not a folder, and
+/// Throws InputError{dir, "no such folder"} when either does not exist, InputError{dir, "not a
+/// folder"} when it is something else, and
 /// InputError{"git diff --no-index", …} when git fails (exit code other than 0 or 1).
 /// `opts.max_file_bytes` skips a file whose hunks are larger (DiffOptions).
 Change load_folder_change(const std::string& base_dir, const std::string& head_dir, const DiffOptions& opts = {});

@@ -29,6 +29,22 @@ Environment environment_from_process(const std::vector<std::string>& extra) {
   return env;
 }
 
+namespace {
+
+// Runs `read`; an input error it throws about `path` names the option that gave it
+// (`--pr nope.json: cannot read: ...`, not `nope.json: ...`), so the user knows which to fix.
+template <class Read>
+decltype(auto) from_option(const std::string& option, const std::string& path, Read&& read) {
+  try {
+    return read();
+  } catch (change::InputError& e) {
+    if (e.where == path) e.where = option + " " + path;
+    throw;
+  }
+}
+
+}  // namespace
+
 change::Change load_change(const InputOptions& opts, const Environment& env) {
   const bool in_actions = env.get("GITHUB_ACTIONS") == "true";
   if (opts.all) {
@@ -43,8 +59,9 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
   change::PrMeta meta;
   std::string event = opts.event;
   if (event.empty() && in_actions && !opts.all) event = env.get("GITHUB_EVENT_PATH");
-  if (!event.empty()) change::read_event_json(event, meta);
-  if (!opts.pr.empty()) change::read_gh_pr_json(opts.pr, meta);
+  if (!event.empty())
+    from_option(opts.event.empty() ? "$GITHUB_EVENT_PATH" : "--event", event, [&] { change::read_event_json(event, meta); });
+  if (!opts.pr.empty()) from_option("--pr", opts.pr, [&] { change::read_gh_pr_json(opts.pr, meta); });
 
   const bool folders = !opts.base_dir.empty() || !opts.head_dir.empty();
   if (folders && (opts.base_dir.empty() || opts.head_dir.empty()))
@@ -55,11 +72,15 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
   change::DiffOptions dopts;
   dopts.max_file_bytes = opts.max_file_bytes;  // --max-file-size holds in every input mode
   if (folders) {
-    c = change::load_folder_change(opts.base_dir, opts.head_dir, dopts);
+    c = from_option("--base-dir", opts.base_dir, [&] {
+      return from_option("--head-dir", opts.head_dir, [&] { return change::load_folder_change(opts.base_dir, opts.head_dir, dopts); });
+    });
   } else if (!opts.diff.empty()) {
     std::optional<std::string> repo;
     if (!opts.repo.empty()) repo = opts.repo;
-    c = change::load_diff_change(opts.diff, repo, opts.head.empty() ? "HEAD" : opts.head, dopts, opts.max_diff_bytes);
+    c = from_option("--diff", opts.diff, [&] {
+      return change::load_diff_change(opts.diff, repo, opts.head.empty() ? "HEAD" : opts.head, dopts, opts.max_diff_bytes);
+    });
   } else {
     change::GitOptions g;
     g.repo = !opts.repo.empty() ? opts.repo : (in_actions && !env.get("GITHUB_WORKSPACE").empty() ? env.get("GITHUB_WORKSPACE") : ".");

@@ -52,6 +52,12 @@ TEST_CASE("load_folder_change: identical folders and missing folders") {
     FAIL("no error");
   } catch (const InputError& e) {
     CHECK(e.where == missing);
-    CHECK(e.message == "not a folder");
+    CHECK(e.message == "no such folder");
+  }
+  try {
+    load_folder_change((tmp.path / "a" / "x").string(), (tmp.path / "b").string());
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.message == "not a folder");  // a file
   }
 }

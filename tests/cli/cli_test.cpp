@@ -210,7 +210,10 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
        "    for l in lines(changed) where l.nosuchfield\n"
        "                                    ^~~~~~~~~~~\n"},
       {{"-r", "mini.rules", "--diff", "bad.diff"}, 3, "bad.diff:7: hunk at line 4 ends early"},
-      {{"-r", "mini.rules", "--diff", "missing.diff"}, 3, "missing.diff"},
+      {{"-r", "mini.rules", "--diff", "missing.diff"}, 3, "--diff missing.diff: cannot read"},
+      // an input error names the option that gave the path, and says when it does not exist
+      {{"-r", "mini.rules", "--base-dir", "bse", "--head-dir", "head"}, 3, "--base-dir bse: no such folder\n", true},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "mini.rules"}, 3, "--head-dir mini.rules: not a folder\n", true},
       {{"-r", "mini.rules", "--base-dir", "base"}, 2, "runner: --base-dir and --head-dir go together"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--format", "xml"}, 2,
        "runner: unknown format \"xml\"; use one of: text json sarif github summary"},
@@ -219,7 +222,7 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
        "baseline; did you mean `json`?\n", true},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "typo.yml"}, 3,
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
-      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "missing.json"},
+      {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "--pr missing.json: cannot read"},
       {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
       // a rule id no loaded ruleset has would turn the check green: usage error, with a hint
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "print1"}, 2,

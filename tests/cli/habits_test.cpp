@@ -108,7 +108,7 @@ TEST_CASE("a file that is not a diff is an input error (3); an empty diff is an 
   auto r = runner(repo.str(), {"-r", kMini, "--diff", "x.diff"});
   CHECK(r.exit_code == 3);
   CHECK(r.out.empty());
-  CHECK(r.err == "x.diff: not a unified diff: no `diff --git`, `--- a/…` and `+++ b/…` or `@@` line; pass the output "
+  CHECK(r.err == "--diff x.diff: not a unified diff: no `diff --git`, `--- a/…` and `+++ b/…` or `@@` line; pass the output "
                  "of `git diff`, `gh pr diff` or `git format-patch`\n");
   auto stdin_run = review::cli::test::run_runner(repo.str(), {"-r", kMini, "--diff", "-"}, "just some words\n");
   CHECK(stdin_run.exit_code == 3);
