@@ -48,6 +48,19 @@ file skipped for its size or the parser gave up on it, or the memory ceiling (--
 reached (the findings are still reported; the output names what was missed; --allow-incomplete
 exits as if complete).)";
 
+// A check that the option's value is one of `values`; otherwise the error names them and the
+// closest ("--fail-on: takes block, warn, note or never, not `blocker`; did you mean `block`?").
+CLI::Validator one_of(std::vector<std::string> values) {
+  std::string list;
+  for (size_t i = 0; i < values.size(); ++i) list += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+  return CLI::Validator(
+      [values, list](std::string& v) -> std::string {
+        if (std::find(values.begin(), values.end(), v) != values.end()) return "";
+        return "takes " + list + ", not `" + v + "`" + dsl::did_you_mean(v, values);
+      },
+      "");
+}
+
 std::optional<dsl::Severity> parse_fail_on(const std::string& s) {
   if (s == "block") return dsl::Severity::Block;
   if (s == "warn") return dsl::Severity::Warn;
@@ -240,11 +253,11 @@ int run(int argc, char** argv) {
   app.add_flag("-q,--quiet", o.quiet, "Print no report on the terminal (unless a --format goes to standard output) and no notes; warnings and errors still print; the exit code is unchanged")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE (default: none)")->group(g_out);
   auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never (default: block, or the configuration's fail-on:)")
-      ->check(CLI::IsMember({"block", "warn", "note", "never"}))->group(g_out);
+      ->check(one_of({"block", "warn", "note", "never"}))->group(g_out);
   auto* filter_opt = app.add_option("--filter", o.filter, "Report findings on: added lines, context (hunks), file (changed files), all (default: added, or the configuration's filter:)")
-      ->check(CLI::IsMember({"added", "context", "file", "all"}))->group(g_out);
+      ->check(one_of({"added", "context", "file", "all"}))->group(g_out);
   app.add_option("--color", o.color, "Colour: auto (a terminal, unless NO_COLOR is set), always, never (default: auto)")
-      ->check(CLI::IsMember({"auto", "always", "never"}))->group(g_out);
+      ->check(one_of({"auto", "always", "never"}))->group(g_out);
   app.add_option("--category", o.category, "SARIF automationDetails.id (default: review-action/<ruleset>/)")->group(g_out);
   app.add_option("--baseline", o.baseline, "Suppress findings whose fingerprints are in FILE (default: the configuration's baseline:, else none)")->group(g_out);
   app.add_option("--write-baseline", write_baseline, "Shorthand for --format baseline=FILE: the fingerprints of this run's unsuppressed findings, which a later --baseline FILE accepts (default: none)")->group(g_out);

@@ -223,7 +223,9 @@ TEST_CASE("errors: usage (2), ruleset (2), input (3), each with a clear message"
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--config", "typo.yml"}, 3,
        "typo.yml:2:1: unknown key `fail_on`; did you mean `fail-on`?"},
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--pr", "missing.json"}, 3, "--pr missing.json: cannot read"},
-      {{"--fail-on", "sometimes"}, 2, "--fail-on: sometimes not in {block,warn,note,never}"},
+      {{"--fail-on", "sometimes"}, 2, "--fail-on: takes block, warn, note or never, not `sometimes`\n"},
+      {{"--fail-on", "blocker"}, 2, "--fail-on: takes block, warn, note or never, not `blocker`; did you mean `block`?\n"},
+      {{"--color", "nver"}, 2, "--color: takes auto, always or never, not `nver`; did you mean `never`?\n"},
       // a rule id no loaded ruleset has would turn the check green: usage error, with a hint
       {{"-r", "mini.rules", "--base-dir", "base", "--head-dir", "head", "--rule", "print1"}, 2,
        "runner: --rule names rule `print1`, which no loaded ruleset has; did you mean `PRINT1`? (`runner list` and "
