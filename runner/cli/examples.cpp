@@ -337,6 +337,13 @@ int run_examples(const std::vector<std::string>& rulesets, const std::vector<std
   if (load_error) out << " (a ruleset did not load: its examples did not run)";
   out << "\n";
   if (load_error) return 2;
+  // Nothing tested is no pass (pytest's "no tests ran"): a ruleset whose rules hold no example
+  // would otherwise turn a CI step that runs `runner test` green.
+  if (t.passed + t.failed == 0) {
+    err << "runner: no example ran, so nothing was tested: write `example bad` and `example good` blocks "
+           "in its rules (docs/rule-language.md, under `rule`)\n";
+    return 1;
+  }
   return t.failed ? 1 : 0;
 }
 

@@ -41,6 +41,16 @@ TEST_CASE("example markers: every `# <- ID` and `// <- ID` with its line, `any` 
         std::vector<int>{2, 3, 5});
 }
 
+TEST_CASE("runner test: a ruleset whose rules hold no example is no pass") {
+  TempDir dir;
+  write_file(dir.path / "none.rules", rule("P1", ""));
+  auto r = runner(dir.str(), {"test", "none.rules"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "0 passed, 0 failed, 0 skipped\n");
+  CHECK(r.err.find("runner: no example ran, so nothing was tested") != std::string::npos);
+}
+
 TEST_CASE("runner test: a bad example must mark its lines or say `any`; a marker must name its own rule") {
   TempDir dir;
   write_file(dir.path / "r.rules",
