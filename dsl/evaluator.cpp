@@ -861,32 +861,6 @@ class Evaluator final : public RuleEngine {
     return out;
   }
 
-  /// Binds the `for`s of `r` before the k-th (from the i-th on, with their filters, as join
-  /// does) and adds to `out` every string value the k-th `for`'s lookup key takes: the files
-  /// that `for` can look up (ForPlan::by_files). Makes no finding.
-  void collect_files(const ast::Rule& r, const RulePlan& plan, size_t i, size_t k, std::set<std::string>& out) {
-    if (i == k) {
-      Value v = eval(*plan.fors[k].probe->key);
-      if (v.is_string()) out.insert(v.as_string());
-      return;
-    }
-    const auto& f = r.fors[i];
-    const ForPlan& fp = plan.fors[i];
-    size_t mark = env_.size();
-    bool indexed = false;
-    scan(
-        f.domain, fp.probe ? &*fp.probe : nullptr,
-        [&](const Value& v) {
-          tick();
-          env_.push_back({f.var, v, false});
-          epoch_[i + 1] = ++serial_;
-          if (pass(fp.filters, indexed)) collect_files(r, plan, i + 1, k, out);
-          env_.resize(mark);
-          return true;
-        },
-        &indexed);
-  }
-
   /// Whether domain `d` reads a fact source over the files a bound fact's field names
   /// (`lines(a.file)`), not over a scope known before the rule runs or a repository's name.
   static bool file_read(const ast::Domain& d) {
@@ -1584,8 +1558,12 @@ class Evaluator final : public RuleEngine {
     for (size_t k = 1; k < body.fors.size() && opts_.use_plan && opts_.read_by_key; ++k) {
       const ForPlan& fp = plan->fors[k];
       if (!fp.by_files || !fp.probe) continue;
+      // the earlier `for`s bound once, each binding's key collected (no finding is made)
       std::set<std::string> files;
-      collect_files(body, *plan, 0, k, files);
+      bind(body, *plan, 0, k, nullptr, [&](const FactPtr&) {
+        Value v = eval(*fp.probe->key);
+        if (v.is_string()) files.insert(v.as_string());
+      });
       FileSet& fs = by_files_[&*fp.probe];
       fs.files.assign(files.begin(), files.end());
       for (const auto& f : fs.files) fs.id += f + '\x1e';
@@ -1659,13 +1637,24 @@ class Evaluator final : public RuleEngine {
   }
 
   void join(const ast::Rule& r, const RulePlan& plan, size_t i, FactPtr first) {
-    if (i == r.fors.size()) {
+    bind(r, plan, i, r.fors.size(), std::move(first), [&](FactPtr at) {
       if (!pass(plan.after)) return;
       if (r.at) {
         Value v = eval(*r.at);
-        if (v.is_fact()) first = v.as_fact();
+        if (v.is_fact()) at = v.as_fact();
       }
-      emit(r, first);
+      emit(r, at);
+    });
+  }
+
+  /// Binds the `for`s of `r` from the i-th up to (not including) the `stop`-th, each checked
+  /// with its filters, and calls `done(first)` for every binding that passes them all (`first`:
+  /// the first `for`'s fact). join() runs every `for` and emits; the reads of a few files
+  /// (ForPlan::by_files) stop before the `for` they read for, to collect its keys.
+  template <class Done>
+  void bind(const ast::Rule& r, const RulePlan& plan, size_t i, size_t stop, FactPtr first, Done&& done) {
+    if (i == stop) {
+      done(std::move(first));
       return;
     }
     const auto& f = r.fors[i];
@@ -1678,7 +1667,7 @@ class Evaluator final : public RuleEngine {
           tick();
           env_.push_back({f.var, v, false});
           epoch_[i + 1] = ++serial_;
-          if (pass(fp.filters, indexed)) join(r, plan, i + 1, i == 0 ? v.as_fact() : first);
+          if (pass(fp.filters, indexed)) bind(r, plan, i + 1, stop, i == 0 ? v.as_fact() : first, done);
           env_.resize(mark);
           return true;
         },

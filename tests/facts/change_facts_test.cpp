@@ -368,15 +368,18 @@ TEST_CASE("unbound_reads: nested read and branch facts", "[facts]") {
   CHECK(ok.facts()->query("unbound_reads", kChanged).empty());
 }
 
+// The block the clone tests copy, rename and compare.
+const std::string kLoadBlock =
+    "def load(self, path):\n"
+    "    data = read_file(path)\n"
+    "    parts = data.split(',')\n"
+    "    total = 0\n"
+    "    for p in parts:\n"
+    "        total += int(p)\n"
+    "    return total\n";
+
 TEST_CASE("clones: similar added blocks in two different files", "[facts]") {
-  const std::string block =
-      "def load(self, path):\n"
-      "    data = read_file(path)\n"
-      "    parts = data.split(',')\n"
-      "    total = 0\n"
-      "    for p in parts:\n"
-      "        total += int(p)\n"
-      "    return total\n";
+  const std::string block = kLoadBlock;
   std::string renamed = block;
   for (auto [from, to] : {std::pair{"data", "blob"}, std::pair{"parts", "items"}})
     for (size_t p; (p = renamed.find(from)) != std::string::npos;) renamed.replace(p, std::string(from).size(), to);
@@ -406,14 +409,7 @@ TEST_CASE("clones: similar added blocks in two different files", "[facts]") {
 }
 
 TEST_CASE("clones: an added block that copies existing code of another file", "[facts]") {
-  const std::string block =
-      "def load(self, path):\n"
-      "    data = read_file(path)\n"
-      "    parts = data.split(',')\n"
-      "    total = 0\n"
-      "    for p in parts:\n"
-      "        total += int(p)\n"
-      "    return total\n";
+  const std::string block = kLoadBlock;
   std::string renamed = block;
   for (auto [from, to] : {std::pair{"data", "blob"}, std::pair{"parts", "items"}, std::pair{"load", "read"}})
     for (size_t p; (p = renamed.find(from)) != std::string::npos;) renamed.replace(p, std::string(from).size(), to);
@@ -467,14 +463,7 @@ TEST_CASE("clones: an added block that copies existing code of another file", "[
 }
 
 TEST_CASE("clones: the facts of a few files equal the whole search's facts of those files", "[facts]") {
-  const std::string block =
-      "def load(self, path):\n"
-      "    data = read_file(path)\n"
-      "    parts = data.split(',')\n"
-      "    total = 0\n"
-      "    for p in parts:\n"
-      "        total += int(p)\n"
-      "    return total\n";
+  const std::string block = kLoadBlock;
   auto renamed = [&](const std::string& a, const std::string& b) {
     std::string out = block;
     for (auto [from, to] : {std::pair{std::string("data"), a}, std::pair{std::string("parts"), b}})
