@@ -91,7 +91,9 @@ int cmd_check(const std::vector<std::string>& files, bool strict, std::ostream& 
   return rc;
 }
 
-void print_rule(const dsl::RuleMeta& r, std::ostream& out) {
+// Shows a rule; `all_examples` false shows its first bad and first good example and counts the
+// rest (D1b has about 40: screens of them buried the rule itself).
+void print_rule(const dsl::RuleMeta& r, bool all_examples, std::ostream& out) {
   out << r.id << " — " << r.title << "\n"
       << "  severity: " << dsl::severity_name(r.severity) << ", evidence: " << dsl::evidence_name(r.evidence) << "\n";
   if (!r.tags.empty()) {
@@ -102,16 +104,27 @@ void print_rule(const dsl::RuleMeta& r, std::ostream& out) {
   out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
   out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";
   if (!r.help.empty()) out << "\n" << r.help << (r.help.back() == '\n' ? "" : "\n");
+  bool bad_shown = false, good_shown = false;
+  size_t hidden = 0;
   for (const auto& ex : r.examples) {
+    bool& shown = ex.bad ? bad_shown : good_shown;
+    if (!all_examples && (ex.todo || shown)) {
+      ++hidden;
+      continue;
+    }
+    shown = true;
     out << "\nexample " << (ex.todo ? "todo-" : "") << (ex.bad ? "bad" : "good") << " " << ex.language << ":\n";
     std::istringstream in(ex.code);
     std::string line;
     while (std::getline(in, line)) out << "    " << line << "\n";
   }
+  if (hidden)
+    out << "\n" << hidden << " more example" << (hidden == 1 ? "" : "s") << ": runner explain " << r.id
+        << " --examples\n";
 }
 
-int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool plan, std::ostream& out,
-                std::ostream& err) {
+int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool plan, bool all_examples,
+                std::ostream& out, std::ostream& err) {
   const bool shipped = rulesets.empty();
   if (shipped) rulesets = shipped_ruleset_names();
   std::vector<std::string> known;
@@ -124,7 +137,7 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool p
     for (const auto& rule : r.program->rules()) {
       if (rule.id == id) {
         if (plan) out << r.program->plan(id);
-        else print_rule(rule, out);
+        else print_rule(rule, all_examples, out);
         return 0;
       }
       known.push_back(rule.id);
@@ -327,6 +340,9 @@ int run(int argc, char** argv) {
                     "checked there ((moved) = checked as soon as the variables it reads are bound, not where it "
                     "was written); `then`: the conditions checked once every `for` is bound; `binders`: how each "
                     "exists/count finds its facts. docs/rule-language.md, \"Plans\", explains every mark");
+  bool explain_examples = false;
+  explain->add_flag("--examples", explain_examples,
+                    "Print every example of the rule (default: its first bad and first good one, and how many more)");
   explain->footer("Example: runner explain D1b    runner explain MY1 -r team.rules    runner explain T-TIER --plan");
 
   auto* sources = app.add_subcommand("sources", "List the fact sources rules can query, with their fields and types");
@@ -385,7 +401,7 @@ int run(int argc, char** argv) {
       auto files = rulesets_of("test", test_files, test_rs);
       return files ? run_examples(*files, test_rules, verbose, test_sarif, out, err) : 2;
     }
-    if (*explain) return cmd_explain(explain_id, explain_rs, explain_plan, out, err);
+    if (*explain) return cmd_explain(explain_id, explain_rs, explain_plan, explain_examples, out, err);
     if (*sources) {
       cmd_sources(out);
       return 0;

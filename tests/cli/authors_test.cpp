@@ -41,6 +41,26 @@ TEST_CASE("example markers: every `# <- ID` and `// <- ID` with its line, `any` 
         std::vector<int>{2, 3, 5});
 }
 
+TEST_CASE("runner explain shows a rule's first bad and good example and counts the rest; --examples shows all") {
+  TempDir dir;
+  write_file(dir.path / "r.rules",
+             rule("P1", "  example bad python \"\"\"\n    print(1)  # <- P1\n  \"\"\"\n"
+                        "  example bad python \"\"\"\n    print(2)  # <- P1\n  \"\"\"\n"
+                        "  example good python \"\"\"\n    log(3)\n  \"\"\"\n"
+                        "  example todo-bad python \"\"\"\n    out = print\n  \"\"\"\n"));
+  auto some = runner(dir.str(), {"explain", "P1", "-r", "r.rules"});
+  INFO(some.out << some.err);
+  CHECK(some.exit_code == 0);
+  CHECK(some.out.find("print(1)") != std::string::npos);
+  CHECK(some.out.find("log(3)") != std::string::npos);
+  CHECK(some.out.find("print(2)") == std::string::npos);
+  CHECK(some.out.find("out = print") == std::string::npos);
+  CHECK(some.out.find("\n2 more examples: runner explain P1 --examples\n") != std::string::npos);
+  auto all = runner(dir.str(), {"explain", "P1", "-r", "r.rules", "--examples"});
+  for (const char* code : {"print(1)", "print(2)", "log(3)", "out = print"}) CHECK(all.out.find(code) != std::string::npos);
+  CHECK(all.out.find("more example") == std::string::npos);
+}
+
 TEST_CASE("runner test: a ruleset whose rules hold no example is no pass") {
   TempDir dir;
   write_file(dir.path / "none.rules", rule("P1", ""));
