@@ -142,22 +142,22 @@ class ClonesSource final : public Source {
       if (!m) continue;
       int n = static_cast<int>(m->text_lines.size());
       const auto& added = r.changed->added_lines;
-      const bool mine = in_focus(r.path);
-      const bool any = !runs_of(n, added, true, opts.min_lines).empty();
+      const auto runs = runs_of(n, added, true, opts.min_lines);
+      const bool any = !runs.empty();
       if (any) languages.insert(m->language);
-      if (!mine) {
+      if (!in_focus(r.path)) {
         if (any || added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added, any});
         added_of.emplace(r.path, &added);
         continue;
       }
       if (added.size() < static_cast<size_t>(n)) existing.push_back({r.path, m->language, m, &added});
-      for (auto [a, b] : runs_of(n, added, true, opts.min_lines))
-        blocks.push_back(block_of(r.path, m->language, m->text_lines, a, b, true));
+      for (auto [a, b] : runs) blocks.push_back(block_of(r.path, m->language, m->text_lines, a, b, true));
     }
-    std::erase_if(existing, [&](const Existing& e) {
-      return !e.added_too &&
-             ((e.language != lang::Language::Python && e.language != lang::Language::Cpp) || !languages.count(e.language));
-    });
+    // Existing code is read only of Python and C/C++, and of a language some added block is in.
+    auto existing_read = [&](lang::Language l) {
+      return (l == lang::Language::Python || l == lang::Language::Cpp) && languages.count(l) > 0;
+    };
+    std::erase_if(existing, [&](const Existing& e) { return !e.added_too && !existing_read(e.language); });
     auto load = [&](size_t i) {
       const Existing& e = existing[i];
       std::vector<analysis::CodeBlock> loaded;
@@ -166,10 +166,7 @@ class ClonesSource final : public Source {
         auto runs = runs_of(n, *e.added, false, opts.min_lines);
         if (e.added_too) {
           auto more = runs_of(n, *e.added, true, opts.min_lines);
-          // not-added runs only of a language some added block is in, as without a focus
-          if (!languages.count(e.language) ||
-              (e.language != lang::Language::Python && e.language != lang::Language::Cpp))
-            runs.clear();
+          if (!existing_read(e.language)) runs.clear();  // its added blocks only, as without a focus
           runs.insert(runs.end(), more.begin(), more.end());
           std::sort(runs.begin(), runs.end());
         }
