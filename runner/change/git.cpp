@@ -41,6 +41,15 @@ std::vector<std::string> split_nul(const std::string& s) {
   return out;
 }
 
+// True when `p` is the same file on disk as one of `outputs` (paths as given on the command line).
+bool is_own_output(const std::filesystem::path& p, const std::vector<std::string>& outputs) {
+  for (const std::string& o : outputs) {
+    std::error_code ec;
+    if (!o.empty() && o != "-" && std::filesystem::equivalent(p, o, ec) && !ec) return true;
+  }
+  return false;
+}
+
 std::optional<std::string> read_file(const std::filesystem::path& p) {
   std::error_code ec;
   // A symbolic link is read as git stores it, as the path it holds: never followed (it could
@@ -101,9 +110,10 @@ ChangedFile untracked_file(const std::string& path, const std::string& text, std
 
 }  // namespace
 
-GitContent::GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree)
+GitContent::GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree,
+                       std::vector<std::string> left_out)
     : repo_(std::move(repo)), base_sha_(std::move(base_sha)), head_sha_(std::move(head_sha)),
-      work_tree_(work_tree) {}
+      work_tree_(work_tree), left_out_(std::move(left_out)) {}
 
 void GitContent::list(const std::string& rev, Listing& listing) {
   if (listing.listed) return;
@@ -186,7 +196,9 @@ std::vector<std::string> GitContent::head_files() {
     if (r.exit_code != 0) throw InputError{repo_, "git ls-files failed: " + first_line(r.err)};
     std::error_code ec;
     for (std::string& f : split_nul(r.out))
-      if (std::filesystem::exists(std::filesystem::path(repo_) / f, ec)) files.push_back(std::move(f));
+      if (std::filesystem::exists(std::filesystem::path(repo_) / f, ec) &&
+          std::find(left_out_.begin(), left_out_.end(), f) == left_out_.end())
+        files.push_back(std::move(f));
   } else {
     ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--name-only", head_sha_});
     if (r.exit_code != 0) throw InputError{repo_, "git ls-tree failed: " + first_line(r.err)};
@@ -267,10 +279,16 @@ Change load_git_change(const GitOptions& opts) {
   c.files = parse_unified_diff(r.out, "git diff " + base_sha.substr(0, 12) + " " +
                                           (opts.work_tree ? std::string("(work tree)") : head_sha.substr(0, 12)),
                                dopts);
+  std::vector<std::string> left_out;
   if (opts.work_tree) {
     ProcessResult u = git(repo, {"ls-files", "-z", "--others", "--exclude-standard"});
     if (u.exit_code != 0) throw InputError{repo, "git ls-files failed: " + first_line(u.err)};
     for (const std::string& path : split_nul(u.out)) {
+      if (is_own_output(std::filesystem::path(repo) / path, opts.own_outputs)) {
+        c.notes.push_back(path + ": not reviewed (an untracked file this run writes its report to)");
+        left_out.push_back(path);
+        continue;
+      }
       std::optional<std::string> text = read_file(std::filesystem::path(repo) / path);
       if (!text) continue;
       c.files.push_back(untracked_file(path, *text, opts.max_file_bytes));
@@ -281,7 +299,7 @@ Change load_git_change(const GitOptions& opts) {
     if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");
   c.pr.base_sha = base_sha;
   c.pr.head_sha = head_sha;
-  c.content = std::make_shared<GitContent>(repo, base_sha, head_sha, opts.work_tree);
+  c.content = std::make_shared<GitContent>(repo, base_sha, head_sha, opts.work_tree, std::move(left_out));
   return c;
 }
 

@@ -25,6 +25,11 @@ struct GitOptions {
   bool all = false;         ///< audit mode: base = git's empty tree (`base` must be empty), so every
                             ///< file of the head is Added and every line an added line
   std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;  ///< see DiffOptions
+  /// Files this run writes (its report files, as given on the command line: relative to the
+  /// current folder, or absolute). With `work_tree`, an untracked file that is one of them
+  /// (the same file on disk, std::filesystem::equivalent) is left out of the change and of
+  /// head_files(), with a note: a report of an earlier run is not the author's code.
+  std::vector<std::string> own_outputs;
 };
 
 /// Head and base texts from git objects at two fixed commits (never the work tree unless
@@ -39,13 +44,16 @@ struct GitOptions {
 class GitContent : public ContentSource {
  public:
   /// `base_sha`/`head_sha` are full commit ids; `head_sha` is unused when `work_tree`.
-  GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree);
+  /// `left_out`: repository-relative paths head_files() does not list (work tree only: the
+  /// untracked report files of GitOptions::own_outputs).
+  GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree,
+             std::vector<std::string> left_out = {});
   /// Returns the blob `head_sha:path` (or the work-tree file), nullopt when absent or not a blob.
   std::optional<std::string> head(const std::string& path) override;
   /// Returns the blob `base_sha:path`, nullopt when absent or not a blob.
   std::optional<std::string> base(const std::string& path) override;
   /// Returns `git ls-tree -r --name-only head_sha` (work tree: tracked and untracked, not ignored,
-  /// files present on disk), sorted. Throws InputError{repo, …} when git fails.
+  /// files present on disk, but for the constructor's `left_out`), sorted. Throws InputError{repo, …} when git fails.
   std::vector<std::string> head_files() override;
   /// From the two trees' listings (listed on first use): true when `path` is the same blob in
   /// both, false when it is a blob in only one of them or two different blobs; nullopt with a
@@ -70,6 +78,7 @@ class GitContent : public ContentSource {
 
   std::string repo_, base_sha_, head_sha_;
   bool work_tree_;
+  std::vector<std::string> left_out_;
   mutable std::mutex mutex_;
   std::unique_ptr<CatFileBatch> batch_;
   Listing head_listing_, base_listing_;
@@ -101,7 +110,7 @@ std::optional<std::pair<std::string, std::string>> commit_message(const std::str
 /// Loads the change `base..head` of `opts.repo`:
 ///   git diff --no-ext-diff --no-color --no-textconv -M --full-index --submodule=short BASE HEAD
 /// (without HEAD for `work_tree`, plus every untracked, not ignored file as Added: `git ls-files
-/// --others --exclude-standard`). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
+/// --others --exclude-standard`, but for those of `own_outputs`). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
 /// `work_tree`), content = GitContent, and one note per skipped file.
 /// With `all`, BASE is empty_tree(repo) (pr.base_sha is that tree id): the diff lists every file
 /// of the head (or of the work tree, untracked ones included) as Added; binary files and files

@@ -527,6 +527,8 @@ int run(int argc, char** argv) {
     }
     if (!sarif.empty()) o.outputs.push_back({"sarif", sarif});
     if (!write_baseline.empty()) o.outputs.push_back({"baseline", write_baseline});
+    for (const auto& s : o.outputs)
+      if (!s.path.empty() && s.path != "-") o.inputs.own_outputs.push_back(s.path);
     // Standard output holds one document: two formats there would run together unparseably.
     {
       std::vector<std::string> to_stdout;

@@ -94,6 +94,7 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
     g.work_tree = opts.work_tree || (g.base.empty() && g.head.empty() && !in_actions && !opts.all);
     g.all = opts.all;
     g.max_file_bytes = opts.max_file_bytes;
+    g.own_outputs = opts.own_outputs;
     c = change::load_git_change(g);
     c.work_tree = g.work_tree;
     // Two revisions with no pull request behind them: the head commit's message stands in for the

@@ -25,6 +25,9 @@ struct InputOptions {
   std::vector<std::string> labels;         ///< --label (repeatable)
   std::size_t max_file_bytes = std::size_t{2} * 1024 * 1024;
   std::size_t max_diff_bytes = std::size_t{256} * 1024 * 1024;  ///< --max-diff-size: a larger --diff is refused
+  /// The files this run writes its reports to (--format FORMAT=FILE, --sarif, --write-baseline):
+  /// a work-tree review leaves them out when they are untracked (change::GitOptions::own_outputs).
+  std::vector<std::string> own_outputs;
 };
 
 /// The environment variables the runner reads (GitHub Actions: GITHUB_ACTIONS, GITHUB_EVENT_PATH,

@@ -167,6 +167,38 @@ TEST_CASE("load_git_change: work tree mode includes uncommitted and untracked fi
   CHECK(c.pr.base_sha == base);
 }
 
+TEST_CASE("load_git_change: a work-tree review leaves out the untracked files the run writes its reports to") {
+  TempRepo repo;
+  repo.write("a.py", "a = 1\n");
+  repo.commit("base");
+  // an earlier run's reports, untracked, beside the author's own new file
+  repo.write("review.sarif", "{\"runs\": []}\n");
+  repo.write("out/review.json", "{}\n");
+  repo.write("new.py", "n = 1\n");
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = "HEAD";
+  o.work_tree = true;
+  // as given on the command line: one absolute, one through another spelling of the folder,
+  // one that does not exist yet (it is written later), and standard output
+  o.own_outputs = {repo.str() + "/review.sarif", repo.str() + "/out/../out/review.json",
+                   repo.str() + "/later.md", "-"};
+  Change c = load_git_change(o);
+  REQUIRE(c.files.size() == 1);
+  CHECK(c.files[0].path == "new.py");
+  CHECK(c.content->head_files() == std::vector<std::string>{"a.py", "new.py"});
+  CHECK(c.notes == std::vector<std::string>{
+                       "out/review.json: not reviewed (an untracked file this run writes its report to)",
+                       "review.sarif: not reviewed (an untracked file this run writes its report to)",
+                       "head is the work tree: uncommitted changes and untracked files included"});
+  // a tracked file is the author's, whatever the run writes to it
+  o.own_outputs = {repo.str() + "/a.py"};
+  repo.write("a.py", "a = 2\n");
+  Change tracked = load_git_change(o);
+  CHECK(tracked.find("a.py") != nullptr);
+  CHECK(tracked.find("review.sarif") != nullptr);
+}
+
 TEST_CASE("load_git_change: default base is the merge-base with main, else master") {
   TempRepo repo;
   repo.write("f.txt", "1\n");
