@@ -40,9 +40,7 @@ std::string area_of(const Finding& f) {
   return kOtherArea;
 }
 
-bool is_strength(const Finding& f) {
-  return std::find(f.tags.begin(), f.tags.end(), kStrengthTag) != f.tags.end();
-}
+
 
 const char* mark(Severity s) {
   return s == Severity::Block ? "\xF0\x9F\x94\xB4" : s == Severity::Warn ? "\xE2\x9A\xA0\xEF\xB8\x8F" : "\xF0\x9F\x93\x9D";
@@ -293,6 +291,10 @@ class SummaryReporter final : public Reporter {
 
 std::unique_ptr<Reporter> make_summary_reporter(std::ostream& out, const ReportOptions& options) {
   return std::make_unique<SummaryReporter>(out, options);
+}
+
+bool is_strength(const Finding& f) {
+  return std::find(f.tags.begin(), f.tags.end(), kStrengthTag) != f.tags.end();
 }
 
 }  // namespace review::report

@@ -66,6 +66,10 @@ inline constexpr std::size_t kSummaryMaxPart = 2000;  ///< bytes per problem/imp
 inline constexpr std::size_t kSummaryMaxNotes = 50;   ///< RunInfo::notes entries shown
 inline constexpr const char* kStrengthTag = "strength";  ///< a rule with this tag states a strength
 
+/// True when `f`'s rule is tagged kStrengthTag: the finding states what the change does well.
+/// The card and the text report count strengths apart from notes, whatever their severity.
+bool is_strength(const dsl::Finding& f);
+
 /// Returns a `summary` reporter writing to `out` (also the `markdown` format: the same card, for a
 /// file kept next to the RFC or the change).
 std::unique_ptr<Reporter> make_summary_reporter(std::ostream& out, const ReportOptions& options);

@@ -6,6 +6,7 @@
 
 #include "runner/report/escape.hpp"
 #include "runner/report/fingerprint.hpp"
+#include "runner/report/summary.hpp"
 
 namespace review::report {
 
@@ -29,7 +30,8 @@ class TextReporter final : public Reporter {
       ++counts_.pre_existing;
       return;
     }
-    if (f.severity == Severity::Block) ++counts_.block;
+    if (is_strength(f)) ++strengths_;  // as the card counts them: apart from the notes
+    else if (f.severity == Severity::Block) ++counts_.block;
     else if (f.severity == Severity::Warn) ++counts_.warn;
     else ++counts_.note;
 
@@ -50,9 +52,10 @@ class TextReporter final : public Reporter {
     Verdict v = counts_.block ? Verdict::Block : counts_.warn ? Verdict::NeedsWork : Verdict::Lgtm;
     std::string line = std::to_string(counts_.block) + " block, " + std::to_string(counts_.warn) +
                        " warn, " + std::to_string(counts_.note) + " note";
+    if (strengths_) line += ", " + std::to_string(strengths_) + (strengths_ == 1 ? " strength" : " strengths");
     if (counts_.suppressed) line += ", " + std::to_string(counts_.suppressed) + " suppressed";
     if (counts_.pre_existing) line += ", " + std::to_string(counts_.pre_existing) + " pre-existing";
-    if (counts_.block || counts_.warn || counts_.note) out_ << '\n';
+    if (counts_.block || counts_.warn || counts_.note || strengths_) out_ << '\n';
     for (const auto& n : run.notes) out_ << paint("1;36", "note") << ": " << terminal_safe(n) << '\n';
     for (const auto& g : run.incomplete) out_ << paint("1;31", "incomplete") << ": " << terminal_safe(g) << '\n';
     if (!run.kinds.empty()) {  // the change's kinds, as the verdict card lists them
@@ -134,6 +137,7 @@ class TextReporter final : public Reporter {
   std::ostream& out_;
   ReportOptions opt_;
   Counts counts_;
+  int strengths_ = 0;  // findings of rules tagged kStrengthTag, not in counts_
   std::map<std::string, std::optional<LineIndex>> sources_;
 };
 

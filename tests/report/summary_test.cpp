@@ -81,6 +81,9 @@ TEST_CASE("summary groups concerns by sub-area, lists strengths apart, and markd
   CHECK(out.find("<b>") == std::string::npos);
   // `markdown` writes the same review report as the step summary
   CHECK(render("markdown", v, run) == out);
+  // the text report counts as the card does: the strength apart from the notes
+  std::string text = render("text", v, run);
+  CHECK(text.find("0 block, 2 warn, 2 note, 1 strength \xE2\x80\x94 NEEDS WORK") != std::string::npos);
   // with the ruleset's rules known, areas follow the order in which its rules first carry the tags
   review::dsl::RuleMeta r1, r2;
   r1.id = "N1";
