@@ -212,6 +212,17 @@ int suggest_flags(const CLI::App& app, std::ostream& err) {
   }
   return printed;
 }
+
+// CLI11's help formatter (2.1) ends each option group with a blank line and then writes one more
+// between groups: two blank lines where one separates the rest of the help. This one keeps one.
+class HelpFormatter final : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    std::string s = CLI::Formatter::make_help(app, std::move(name), mode);
+    for (size_t at = s.find("\n\n\n"); at != std::string::npos; at = s.find("\n\n\n", at)) s.erase(at, 1);
+    return s;
+  }
+};
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -222,6 +233,7 @@ int run(int argc, char** argv) {
   CLI::App app{"runner: executable review checklists for pull requests (review-action " REVIEW_VERSION ")"};
   app.set_version_flag("--version", std::string("runner ") + REVIEW_VERSION);
   app.footer(kMainFooter);
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which inherit it
   app.require_subcommand(0, 1);
 
   ReviewOptions o;

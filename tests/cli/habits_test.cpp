@@ -267,4 +267,10 @@ TEST_CASE("--help shows the default of every option that takes a value") {
   CHECK(with_value > 25);
   CHECK(r.out.find("-q,--quiet") != std::string::npos);
   CHECK(r.out.find("--no-config") != std::string::npos);
+  // one blank line between the option groups, as everywhere else in the help (CLI11 writes two)
+  CHECK(r.out.find("\n\nInput:\n") != std::string::npos);
+  CHECK(r.out.find("\n\n\n") == std::string::npos);
+  auto sub = runner(".", {"explain", "--help"});
+  REQUIRE(sub.exit_code == 0);
+  CHECK(sub.out.find("\n\n\n") == std::string::npos);
 }
