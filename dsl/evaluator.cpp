@@ -12,6 +12,7 @@
 
 #include <sys/resource.h>
 
+#include <re2/filtered_re2.h>
 #include <re2/set.h>
 
 #include "dsl/key_index.hpp"
@@ -664,6 +665,10 @@ class Evaluator final : public RuleEngine {
   /// matching slows per byte (ROCm/ATOM's 376,287 line codes against 42 regexes: 835 ms in one
   /// set, 430 ms in sets of 16, about 400 in sets of 12, 2.3 s one regex at a time).
   static constexpr size_t kSetSize = 12;
+  /// A probe with at least this many regexes is prefiltered by their literals (regex_set_index).
+  static constexpr size_t kFilterFrom = 2;
+  /// FilteredRE2's shortest atom: shorter literals (`(`, `if`) are in too many values to filter.
+  static constexpr int kMinAtom = 3;
 
   /// A Regex index: bucket "r<k>" holds, ascending, the facts whose field (a string, or a list
   /// holding a string) the k-th regex of the probe's set matches. One pass per value of each
@@ -680,12 +685,48 @@ class Evaluator final : public RuleEngine {
       size_t from = 0, to = 0;
       bool ok = true;
     };
+    // The literal prefilter (RE2's FilteredRE2, as Semgrep and code search engines use it): each
+    // regex that needs some literal strings ("atoms") to match is asked only of the values that
+    // hold them. One RE2::Set of the atoms (case-insensitive literals: FilteredRE2 lowercases
+    // them) is run on each value; the regexes the atoms found let through are asked on their own.
+    // The regexes no atom filters stay in the RE2::Set parts below. An ATOM audit's 40 regexes
+    // over 376,287 line codes: 573 ms in sets of 12 before.
+    std::vector<size_t> plain;  // the regexes asked through `parts`: every one unless prefiltered
+    re2::FilteredRE2 filter(kMinAtom);
+    std::unique_ptr<re2::RE2::Set> atoms;
+    std::vector<bool> filtered(regexes.size(), false);
+    if (regexes.size() >= kFilterFrom) {
+      bool added = true;
+      for (const auto& r : regexes) {
+        int id = 0;
+        added = added && filter.Add(r->re->pattern(), r->re->options(), &id) == re2::RE2::NoError;
+      }
+      std::vector<std::string> strings;
+      if (added) filter.Compile(&strings);
+      if (added && !strings.empty()) {
+        re2::RE2::Options lo = o;
+        lo.set_case_sensitive(false);
+        atoms = std::make_unique<re2::RE2::Set>(lo, re2::RE2::UNANCHORED);
+        for (const auto& a : strings) added = added && atoms->Add(re2::RE2::QuoteMeta(a), nullptr) >= 0;
+        added = added && atoms->Compile();
+        std::vector<int> unfiltered;  // those that pass with no atom found
+        if (added) filter.AllPotentials({}, &unfiltered);
+        if (added) {
+          for (size_t k = 0; k < regexes.size(); ++k) filtered[k] = true;
+          for (int k : unfiltered) filtered[static_cast<size_t>(k)] = false;
+        } else {
+          atoms.reset();
+        }
+      }
+    }
+    for (size_t k = 0; k < regexes.size(); ++k)
+      if (!filtered[k]) plain.push_back(k);
     std::vector<Part> parts;
-    for (size_t from = 0; from < regexes.size(); from += kSetSize) {
-      Part part{std::make_unique<re2::RE2::Set>(o, re2::RE2::UNANCHORED), from, std::min(regexes.size(), from + kSetSize), true};
+    for (size_t from = 0; from < plain.size(); from += kSetSize) {
+      Part part{std::make_unique<re2::RE2::Set>(o, re2::RE2::UNANCHORED), from, std::min(plain.size(), from + kSetSize), true};
       for (size_t k = part.from; k < part.to; ++k) {
         std::string error;
-        part.ok = part.ok && part.set->Add(regexes[k]->re->pattern(), &error) >= 0;
+        part.ok = part.ok && part.set->Add(regexes[plain[k]]->re->pattern(), &error) >= 0;
       }
       part.ok = part.ok && part.set->Compile();
       parts.push_back(std::move(part));
@@ -713,12 +754,29 @@ class Evaluator final : public RuleEngine {
         hits.clear();
         re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
         if (part.ok && part.set->Match(text, &hits, &info)) {
-          for (int k : hits) last_hits.push_back(part.from + static_cast<size_t>(k));
+          for (int k : hits) last_hits.push_back(plain[part.from + static_cast<size_t>(k)]);
           continue;
         }
         if (part.ok && info.kind == re2::RE2::Set::kNoError) continue;  // no regex matches
         for (size_t k = part.from; k < part.to; ++k)
-          if (regex_search(*regexes[k]->re, text, nullptr)) last_hits.push_back(k);
+          if (regex_search(*regexes[plain[k]]->re, text, nullptr)) last_hits.push_back(plain[k]);
+      }
+      if (atoms) {
+        hits.clear();
+        re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
+        bool found = atoms->Match(text, &hits, &info);
+        if (found || info.kind != re2::RE2::Set::kNoError) {
+          std::vector<int> potential;
+          if (found) {
+            filter.AllPotentials(hits, &potential);
+          } else {  // the atoms' DFA ran out of memory: every prefiltered regex is asked
+            for (size_t k = 0; k < regexes.size(); ++k)
+              if (filtered[k]) potential.push_back(static_cast<int>(k));
+          }
+          for (int k : potential)
+            if (filtered[static_cast<size_t>(k)] && regex_search(*regexes[static_cast<size_t>(k)]->re, text, nullptr))
+              last_hits.push_back(static_cast<size_t>(k));
+        }
       }
       // bucket order is fact order; within one fact the order of the regexes does not matter
       for (size_t k : last_hits) add(k, i);

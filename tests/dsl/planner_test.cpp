@@ -118,6 +118,13 @@ const std::string kRules =
                   "  unless exists e in lines(repo) where e.code ~ /(?i)ZED|\\(/ and e.line > l.line\n"
                   "  unless exists q in lines(repo) where q.code ~ /^[a-z]+$/ and q.line > l.line + 1",
          "{l.file}:{l.line} {l.code} {fn.name}") +
+    // the literal prefilter of a regex set: regexes that need literals of three characters or
+    // more (case-sensitive and not, anchored, an alternation of literals, a class between them)
+    // beside ones no literal filters, on the same field as the REGEX rule's
+    rule("LITERAL", "  for l in lines(changed) where l.code ~ /zed\\s*x/ or l.code ~ /(?i)Y_ZED/\n"
+                    "  unless exists e in lines(repo) where e.code ~ /b_x|x\\.y/ and e.line > l.line\n"
+                    "  unless exists k in lines(repo) where k.code ~ /^xze(d|n)$|^a[ x]x/ and k.line == l.line",
+         "{l.file}:{l.line} {l.code}") +
     // a binder inside an `or` that binds captures: tabled by the paths it reads (c.file, b)
     rule("ORBIND", "  for c in calls(repo) where c.callee ~ /^q\\./ or (c.callee ~ /^(?P<b>[a-z]+)$/ and\n"
                    "      exists l in lines(c.file) where l.code ~ /\\b{b}\\b/ and l.added)",
@@ -161,7 +168,7 @@ void random_facts(MemoryFacts& m, unsigned seed) {
   const std::vector<std::string> words = {"x", "y", "zed", "a.x", "q.y", "", "1"};
   const std::vector<std::string> names = {"x", "y", "zed", "w"};
   // tokens that hold, start, end or contain the hole values the word rules look up
-  const std::vector<std::string> codes = {"ax", "xq", "b_x_c", "x(y)", "zed x", "y_zed", "xzed", "a x.y"};
+  const std::vector<std::string> codes = {"ax", "xq", "b_x_c", "x(y)", "zed x", "y_zed", "xzed", "a x.y", "Y_Zed"};
   m.changed = {"a.py", "c/d.py"};
   for (const auto& f : files) {
     std::vector<std::pair<std::string, Value>> fields = {{"path", f}};
@@ -288,7 +295,8 @@ TEST_CASE("planner: planned evaluation equals nested loops on random facts") {
   CHECK(nonempty > 150);
   CHECK(rules_that_fired == std::set<std::string>{"EQ", "MEMBER", "TAIL", "COUNT", "MOVED", "TYPES", "NULLS", "PATH",
                                                   "CAPTURE", "DEDUP", "WORD", "CAPKEY", "RANGE", "NARROW", "MULTI",
-                                                  "HOIST", "REGEX", "FALLBACK", "INTEQ", "INTKEY", "ORBIND", "ORRX"});
+                                                  "HOIST", "REGEX", "FALLBACK", "INTEQ", "INTKEY", "ORBIND", "ORRX",
+                                                  "LITERAL"});
 }
 
 TEST_CASE("planner: golden plans") {
