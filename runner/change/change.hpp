@@ -199,6 +199,9 @@ struct Change {
   std::shared_ptr<ContentSource> content;  ///< never null; may answer nullopt for everything
   bool hunks_only = false;         ///< true when full texts are unknown (a diff without a repository)
   bool work_tree = false;          ///< the head side is the work tree, not a commit (git reviews)
+  /// An audit (`--all`): the base is git's empty tree, so every file of the head is added and
+  /// nothing is new to a change (the `pr` fact's `audit` field).
+  bool audit = false;
   std::vector<std::string> notes;  ///< things the user should know (skipped files, fallbacks)
 
   /// Returns the changed file with head path `path` (the first, if several), or nullptr. Looked

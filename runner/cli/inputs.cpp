@@ -97,6 +97,7 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
     g.own_outputs = opts.own_outputs;
     c = change::load_git_change(g);
     c.work_tree = g.work_tree;
+    c.audit = g.all;
     // Two revisions with no pull request behind them: the head commit's message stands in for the
     // title and body, so rules about the description judge what the author wrote, not empty
     // text. --title/--body (below) win; a title or body from --event or --pr means a pull request.

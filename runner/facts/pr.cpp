@@ -24,6 +24,9 @@ class PrSource final : public Source {
                 field("head", T::String, "head branch name"),
                 field("author", T::String, "author login"),
                 field("commits", T::Int, "number of commits"),
+                field("audit", T::Bool,
+                      "true in an audit (--all): every file is added against an empty tree, so no value, "
+                      "name or file is new to a change; a rule about what a change adds says `when not pr.audit`"),
             }};
   }
 
@@ -39,6 +42,7 @@ class PrSource final : public Source {
     f->set("head", Value(pr.head_ref));
     f->set("author", Value(pr.author));
     f->set("commits", Value(pr.commits));
+    f->set("audit", Value(ctx.change().audit));
     return {f};
   }
 };

@@ -84,6 +84,36 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
         std::multiset<std::string>{"PRINT1 pkg0/m0.py:3", "TITLE1 :0"});
 }
 
+TEST_CASE("audit mode: pr.audit is true in an audit only, and a rule about what a change adds skips it") {
+  AuditRepo repo;
+  const std::string rules = repo.str() + "/../audit-field.rules";
+  std::ofstream(rules) << R"(ruleset af "pr.audit" { version 1 }
+rule NEWPRINT "new print" {
+  when not pr.audit
+  for c in calls(changed) where c.added and c.callee == "print"
+  problem "a new print at line {c.line}"
+  impact "i"
+  action "Author must drop it"
+  example bad python "print(1)  # <- NEWPRINT"
+}
+rule AUDITED "audit" {
+  when pr.audit
+  for f in files(changed) where f.path == "atom/config.py"
+  problem "audited"
+  impact "i"
+  action "Reviewer should read it"
+  example bad text "x"
+}
+)";
+  auto audit = runner(repo.str(), {"-r", rules, "--all", "--format", "json", "--fail-on", "never"});
+  REQUIRE(audit.exit_code == 0);
+  CHECK(finding_keys(nlohmann::json::parse(audit.out)) == std::multiset<std::string>{"AUDITED atom/config.py:0"});
+  auto pr = runner(repo.str(), {"-r", rules, "--base", "HEAD~1", "--format", "json", "--fail-on", "never"});
+  REQUIRE(pr.exit_code == 0);
+  CHECK(finding_keys(nlohmann::json::parse(pr.out)) == std::multiset<std::string>{"NEWPRINT pkg0/m0.py:3"});
+  fs::remove(rules);
+}
+
 TEST_CASE("audit mode: --all with --work-tree reads the work tree, untracked files included") {
   AuditRepo repo;
   repo.write("new.py", "print(\"untracked\")\n");
