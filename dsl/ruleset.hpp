@@ -136,6 +136,10 @@ struct EvalOptions {
   /// candidates are every fact with any key: the findings must be those of distinct hashes
   /// (every condition is checked on each candidate).
   bool colliding_keys = false;
+  /// Test-only: every regex set with a literal to filter on is prefiltered by its literals
+  /// (RE2's FilteredRE2), not only those where that saves passes over the values: the findings
+  /// must be those without a prefilter.
+  bool always_prefilter = false;
   /// Test-only: false builds every repository-wide source whole before looking a key up in it,
   /// instead of asking Facts::query_containing for the facts of the files whose text holds the
   /// key, or Facts::query_in_files for the facts of the files earlier `for`s name
