@@ -109,6 +109,7 @@ struct Rule {
   std::string evidence = "verified";
   std::vector<std::string> tags;
   ExprPtr when;
+  std::string when_text;  ///< the `when` condition as written, runs of white space as one space
   std::vector<ForClause> fors;
   std::vector<ExprPtr> wheres;
   std::vector<ExprPtr> unlesses;

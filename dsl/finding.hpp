@@ -40,6 +40,7 @@ struct RuleMeta {
   std::vector<std::string> tags;
   std::string problem, impact, action;  ///< the templates as written (with {holes})
   std::string help;             ///< markdown
+  std::string when;             ///< the `when` precondition as written; "" when the rule has none
   std::vector<RuleExample> examples;
   std::string ruleset;          ///< name of the ruleset that declared it
   std::string source_file;      ///< .rules file and line of the declaration

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <set>
+#include <sstream>
 
 #include <tao/pegtl.hpp>
 
@@ -568,6 +569,21 @@ template <> struct action<g::when_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("when", span_of(in, 4));
     b.rule.when = b.pop();
+    // the condition as written, for `runner explain`: its lines without the comment lines among
+    // and after them, a run of white space as one space
+    std::string text, kept;
+    std::istringstream lines(in.string().substr(4));
+    for (std::string l; std::getline(lines, l);) {
+      const size_t first = l.find_first_not_of(" \t\r");
+      if (first != std::string::npos && l[first] != '#') kept += l + "\n";
+    }
+    for (char c : kept) {
+      const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (space && (text.empty() || text.back() == ' ')) continue;
+      text += space ? ' ' : c;
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    b.rule.when_text = std::move(text);
   }
 };
 template <> struct action<g::for_ident> {

@@ -107,6 +107,7 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       m.impact = r.impact.raw;
       m.action = r.action.raw;
       m.help = r.help;
+      m.when = r.when_text;
       for (const auto& x : r.examples) {
         RuleExample ex;
         ex.bad = x.kind == "bad" || x.kind == "todo-bad";

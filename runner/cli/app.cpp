@@ -101,6 +101,7 @@ void print_rule(const dsl::RuleMeta& r, bool all_examples, std::ostream& out) {
     for (const auto& t : r.tags) out << " " << t;
     out << "\n";
   }
+  if (!r.when.empty()) out << "  runs only when: " << r.when << "\n";
   out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
   out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";
   if (!r.help.empty()) out << "\n" << r.help << (r.help.back() == '\n' ? "" : "\n");

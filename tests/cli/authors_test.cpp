@@ -61,6 +61,20 @@ TEST_CASE("runner explain shows a rule's first bad and good example and counts t
   CHECK(all.out.find("more example") == std::string::npos);
 }
 
+TEST_CASE("runner explain shows a rule's `when` as written, without the comment lines after it") {
+  TempDir dir;
+  write_file(dir.path / "r.rules",
+             "rule W1 \"w\" {\n  when not pr.audit and\n      pr.body ~ /#+ test/\n  # why: a comment line\n"
+             "  problem \"p\"\n  impact \"i\"\n  action \"Author should act\"\n  example bad text \"x\"\n}\n" +
+             rule("P1", ""));
+  auto r = runner(dir.str(), {"explain", "W1", "-r", "r.rules"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("\n  runs only when: not pr.audit and pr.body ~ /#+ test/\n") != std::string::npos);
+  auto p = runner(dir.str(), {"explain", "P1", "-r", "r.rules"});
+  CHECK(p.out.find("runs only when") == std::string::npos);
+}
+
 TEST_CASE("runner test: a ruleset whose rules hold no example is no pass") {
   TempDir dir;
   write_file(dir.path / "none.rules", rule("P1", ""));
