@@ -739,7 +739,7 @@ class Evaluator final : public RuleEngine {
     }
     std::vector<std::vector<uint32_t>*> buckets;
     for (size_t k = 0; k < regexes.size(); ++k) buckets.push_back(&idx.buckets["r" + std::to_string(k)]);
-    std::vector<int> hits;
+    std::vector<int> hits, potential;  // reused from value to value
     auto add = [&](size_t k, uint32_t i) {
       auto& b = *buckets[k];
       if (b.empty() || b.back() != i) b.push_back(i);
@@ -772,7 +772,7 @@ class Evaluator final : public RuleEngine {
         re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
         bool found = atoms->Match(text, &hits, &info);
         if (found || info.kind != re2::RE2::Set::kNoError) {
-          std::vector<int> potential;
+          potential.clear();
           if (found) {
             filter.AllPotentials(hits, &potential);
           } else {  // the atoms' DFA ran out of memory: every prefiltered regex is asked
