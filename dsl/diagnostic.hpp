@@ -30,7 +30,9 @@ struct Diagnostic {
 /// "..." marking the cut. Without a position: "file: error: message\n".
 std::string format_diagnostic(const Diagnostic& d);
 
-/// Returns the Levenshtein distance between `a` and `b` (bytes).
+/// Returns the edit distance between `a` and `b` (bytes): insertions, deletions, substitutions and
+/// transpositions of two adjacent bytes count one each (optimal string alignment, the
+/// Damerau-Levenshtein distance without edits of a transposed pair: `cdoe` is 1 from `code`).
 int edit_distance(std::string_view a, std::string_view b);
 
 /// Returns the candidate closest to `word` by edit distance when that distance is at most

@@ -8,9 +8,11 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <tao/pegtl.hpp>
 
+#include "dsl/diagnostic.hpp"
 #include "dsl/grammar.hpp"
 
 namespace review::dsl::grammar {
@@ -96,13 +98,23 @@ inline std::size_t word_at(const char* at, std::size_t size) {
 
 /// Returns `message` and, when it says what was expected and the input at `at` (`size` bytes
 /// left) starts with a word (word_at, at most 40 characters shown) the message does not already
-/// quote, ", found `WORD`": the word that is not what the parser expected.
+/// quote, ", found `WORD`": the word that is not what the parser expected; then, when a word the
+/// message quotes is close to it (did_you_mean), "; did you mean `X`?".
 inline std::string with_found(std::string message, const char* at, std::size_t size) {
   const std::size_t n = word_at(at, size);
   if (n == 0 || message.rfind("expected", 0) != 0) return message;
   const std::string word(at, n < 40 ? n : 40);
   if (message.find("`" + word + "`") != std::string::npos) return message;
-  return message + ", found `" + word + (n > 40 ? "...`" : "`");
+  // the words the message quotes as expected (`block`, `warn` or `note`): the closest one
+  std::vector<std::string> quoted;
+  for (std::size_t open = message.find('`'); open != std::string::npos;) {
+    const std::size_t close = message.find('`', open + 1);
+    if (close == std::string::npos) break;
+    const std::string q = message.substr(open + 1, close - open - 1);
+    if (q.size() >= 2 && word_at(q.data(), q.size()) == q.size()) quoted.push_back(q);  // words, not `}`
+    open = message.find('`', close + 1);
+  }
+  return message + ", found `" + word + (n > 40 ? "...`" : "`") + did_you_mean(word, quoted);
 }
 
 /// Raises error_message<Rule> at the current position (with_found names the word found there).

@@ -38,6 +38,11 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:35: error: unknown field `txt` of `lines`; did you mean `text`?\n"
        "    for l in lines(changed) where l.txt == \"a\"\n"
        "                                    ^~~\n"},
+      // two letters swapped are one edit
+      {rule_with("for l in lines(changed) where l.cdoe == \"a\""),
+       "t.rules:2:35: error: unknown field `cdoe` of `lines`; did you mean `code`?\n"
+       "    for l in lines(changed) where l.cdoe == \"a\"\n"
+       "                                    ^~~~\n"},
       {rule_with("for l in lines(changed) where m.text == \"a\""),
        "t.rules:2:33: error: unknown variable `m`; did you mean `l`?\n"
        "    for l in lines(changed) where m.text == \"a\"\n"

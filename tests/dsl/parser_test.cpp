@@ -130,6 +130,9 @@ TEST_CASE("parser: declaration syntax errors, one message table") {
       {"rule X \"t\" {\n also \"l\" {\n", "1:6: the file ends inside rule `X`: its closing `}` is missing"},
       {"rule X \"t\" { severity high }", "1:23: expected `block`, `warn` or `note`, found `high`"},
       {"rule X \"t\" { evidence maybe }", "1:23: expected `verified` or `inferred`, found `maybe`"},
+      // a word close to one the message quotes (a typo, a transposition) is named
+      {"rule X \"t\" { severity wran }", "1:23: expected `block`, `warn` or `note`, found `wran`; did you mean `warn`?"},
+      {"rule X \"t\" { example god python \"x\" }", "1:22: expected `bad`, `good`, `todo-bad` or `todo-good`, found `god`; did you mean `good`?"},
       {"rule X \"t\" { tags }", "1:19: expected a tag string"},
       {"rule X \"t\" { for in }", "1:18: expected a variable name after `for`; `in` is a keyword of the rule language, pick another name"},
       {"rule X \"t\" { for x of }", "1:20: expected `in` after the variable, found `of`"},
