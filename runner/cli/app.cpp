@@ -34,7 +34,7 @@ const char* kMainFooter = R"(Examples:
   runner --ruleset atom --pr pr.json --format sarif=review.sarif --format text
   runner --ruleset atom --all                    audit mode: every file of HEAD, as if newly added
   runner --ruleset atom --all --shard 2/4 --sarif audit-2.sarif
-                                                 job 2 of a 4-job matrix; join the jobs' files with
+                                                 job 2 of a 4-job matrix; the next line joins them
   runner merge audit-*.sarif -o audit.sarif      one SARIF run, as one unsharded run reports it
   runner check --strict my.rules                 load-time checks of a ruleset
   runner test my.rules                           run the rules' examples
@@ -216,12 +216,44 @@ int suggest_flags(const CLI::App& app, std::ostream& err) {
 
 // CLI11's help formatter (2.1) ends each option group with a blank line and then writes one more
 // between groups: two blank lines where one separates the rest of the help. This one keeps one.
+// It does not wrap descriptions either (some were 400 characters on one line): this one wraps
+// an option's description at kHelpWidth, its next lines under its first.
 class HelpFormatter final : public CLI::Formatter {
  public:
+  static constexpr size_t kHelpWidth = 100;
+  static constexpr size_t kDescColumn = 30;  ///< CLI11's default column width: where descriptions start
+
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
     std::string s = CLI::Formatter::make_help(app, std::move(name), mode);
     for (size_t at = s.find("\n\n\n"); at != std::string::npos; at = s.find("\n\n\n", at)) s.erase(at, 1);
-    return s;
+    std::string out;
+    std::istringstream in(s);
+    for (std::string line; std::getline(in, line);) out += wrapped(line) + "\n";
+    if (!s.empty() && s.back() != '\n') out.pop_back();
+    return out;
+  }
+
+ private:
+  /// `line` as is when it fits or is no option line (a description at kDescColumn after spaces);
+  /// else cut at spaces into lines of at most kHelpWidth (a word longer than that stays whole).
+  static std::string wrapped(const std::string& line) {
+    if (line.size() <= kHelpWidth || line.size() <= kDescColumn || line[kDescColumn - 1] != ' ' ||
+        line[kDescColumn] == ' ' || line.rfind("  ", 0) != 0)
+      return line;
+    std::string out = line.substr(0, kDescColumn), cur;
+    const std::string indent(kDescColumn, ' ');
+    std::istringstream words(line.substr(kDescColumn));
+    size_t used = kDescColumn;
+    for (std::string w; words >> w;) {
+      if (used > kDescColumn && used + 1 + w.size() > kHelpWidth) {
+        out += "\n" + indent;
+        used = kDescColumn;
+      }
+      if (used > kDescColumn) out += ' ', ++used;
+      out += w;
+      used += w.size();
+    }
+    return out;
   }
 };
 }  // namespace

@@ -273,4 +273,11 @@ TEST_CASE("--help shows the default of every option that takes a value") {
   auto sub = runner(".", {"explain", "--help"});
   REQUIRE(sub.exit_code == 0);
   CHECK(sub.out.find("\n\n\n") == std::string::npos);
+  // descriptions wrapped at 100 columns, their next lines under their first
+  std::istringstream lines(r.out);
+  for (std::string l; std::getline(lines, l);) {
+    INFO(l);
+    CHECK(l.size() <= 100);
+  }
+  CHECK(r.out.find("\n                              ") != std::string::npos);
 }
