@@ -665,8 +665,6 @@ class Evaluator final : public RuleEngine {
   /// matching slows per byte (ROCm/ATOM's 376,287 line codes against 42 regexes: 835 ms in one
   /// set, 430 ms in sets of 16, about 400 in sets of 12, 2.3 s one regex at a time).
   static constexpr size_t kSetSize = 12;
-  /// A probe with at least this many regexes may be prefiltered by their literals (regex_set_index).
-  static constexpr size_t kFilterFrom = 2;
   /// FilteredRE2's shortest atom: shorter literals (`(`, `if`) are in too many values to filter.
   static constexpr int kMinAtom = 3;
 
@@ -696,7 +694,11 @@ class Evaluator final : public RuleEngine {
     re2::FilteredRE2 filter(kMinAtom);
     std::unique_ptr<re2::RE2::Set> atoms;
     std::vector<bool> filtered(regexes.size(), false);
-    if (regexes.size() >= kFilterFrom) {
+    // Worth it only when it saves passes over each value: the atoms' set is one pass more than
+    // the unfiltered regexes' sets (a set of 6 regexes, one pass before, took twice as long as
+    // two passes), so a probe that fits one set is never prefiltered.
+    auto passes = [](size_t n) { return (n + kSetSize - 1) / kSetSize; };
+    if (opts_.always_prefilter ? regexes.size() >= 2 : passes(regexes.size()) >= 2) {
       bool added = true;
       for (const auto& r : regexes) {
         int id = 0;
@@ -712,10 +714,6 @@ class Evaluator final : public RuleEngine {
         added = added && atoms->Compile();
         std::vector<int> unfiltered;  // those that pass with no atom found
         if (added) filter.AllPotentials({}, &unfiltered);
-        // Worth it only when it saves passes over each value: the atoms' set is one pass more
-        // than the unfiltered regexes' sets (a set of 6 regexes, one pass before, took twice
-        // as long as two passes).
-        auto passes = [](size_t n) { return (n + kSetSize - 1) / kSetSize; };
         added = added && (opts_.always_prefilter || passes(unfiltered.size()) + 1 < passes(regexes.size()));
         if (added) {
           for (size_t k = 0; k < regexes.size(); ++k) filtered[k] = true;

@@ -240,7 +240,7 @@ class HelpFormatter final : public CLI::Formatter {
     if (line.size() <= kHelpWidth || line.size() <= kDescColumn || line[kDescColumn - 1] != ' ' ||
         line[kDescColumn] == ' ' || line.rfind("  ", 0) != 0)
       return line;
-    std::string out = line.substr(0, kDescColumn), cur;
+    std::string out = line.substr(0, kDescColumn);
     const std::string indent(kDescColumn, ' ');
     std::istringstream words(line.substr(kDescColumn));
     size_t used = kDescColumn;

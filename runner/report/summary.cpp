@@ -40,8 +40,6 @@ std::string area_of(const Finding& f) {
   return kOtherArea;
 }
 
-
-
 const char* mark(Severity s) {
   return s == Severity::Block ? "\xF0\x9F\x94\xB4" : s == Severity::Warn ? "\xE2\x9A\xA0\xEF\xB8\x8F" : "\xF0\x9F\x93\x9D";
 }
