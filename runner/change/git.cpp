@@ -293,7 +293,9 @@ Change load_git_change(const GitOptions& opts) {
       if (!text) continue;
       c.files.push_back(untracked_file(path, *text, opts.max_file_bytes));
     }
-    c.notes.push_back("head is the work tree: uncommitted changes and untracked files included");
+    c.notes.push_back(
+        "head is the work tree: uncommitted changes and untracked files included (not those .gitignore lists: "
+        "list an earlier report or a scratch file there to leave it out)");
   }
   for (const ChangedFile& f : c.files)
     if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");

@@ -52,7 +52,7 @@ void evaluate_all(const std::vector<std::shared_ptr<const dsl::Program>>& progra
 }
 
 // Stages 2-4: configuration, audit, shard.
-void select(const ReviewOptions& o, ReviewResult& out) {
+void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
   auto& findings = out.findings;
   if (!o.exclude.empty() || !o.severity_overrides.empty()) {
     std::vector<dsl::Finding> kept;
@@ -80,6 +80,10 @@ void select(const ReviewOptions& o, ReviewResult& out) {
     if (size_t n = out.audit_dropped; n && o.notes)
       *o.notes << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
                << " left out (there is no pull request)\n";
+    // Nor kinds: every file is added, so each kind would name the whole tree ("dispatch change"
+    // for a repository that has a dispatch), not what a change is about. They gated the rules
+    // already.
+    run.kinds.clear();
   }
   if (o.shard) {
     std::vector<dsl::Finding> kept;
@@ -120,7 +124,7 @@ ReviewResult review(const std::shared_ptr<const change::Change>& change,
       run.notes.push_back("incomplete review: " + n);
   for (const auto& n : change->notes) run.notes.push_back(n);
 
-  select(o, out);
+  select(o, run, out);
 
   report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
   report::DiffQuery diffq = report::diff_query(*change);

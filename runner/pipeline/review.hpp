@@ -8,7 +8,9 @@
 //                 stopped by its time budget, per changed file skipped for its size and per file
 //                 the fact sources gave up on;
 //   2. configure  excludes (globs) and severity overrides (block|warn|note|off);
-//   3. audit      drop the pull-request findings (no file) of an audit (there is no pull request);
+//   3. audit      drop the pull-request findings (no file) and the kinds of an audit (there is no
+//                 pull request: every kind would describe the whole tree, not a change; the kinds
+//                 still gate the rules in stage 1);
 //   4. shard      keep the findings this shard owns (change::in_shard);
 //   5. filter     report::apply_filter with the diff of the change;
 //   6. suppress   inline `review: ignore[ID]` comments (report::apply_inline_suppressions);

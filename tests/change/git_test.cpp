@@ -163,7 +163,8 @@ TEST_CASE("load_git_change: work tree mode includes uncommitted and untracked fi
   CHECK(c.content->head("new/untracked.py") == std::optional<std::string>("u = 1\nv = 2\n"));
   CHECK(c.content->head_files() == std::vector<std::string>{".gitignore", "a.py", "new/untracked.py"});
   CHECK(c.notes == std::vector<std::string>{
-                       "head is the work tree: uncommitted changes and untracked files included"});
+                       "head is the work tree: uncommitted changes and untracked files included (not those .gitignore "
+      "lists: list an earlier report or a scratch file there to leave it out)"});
   CHECK(c.pr.base_sha == base);
 }
 
@@ -190,7 +191,8 @@ TEST_CASE("load_git_change: a work-tree review leaves out the untracked files th
   CHECK(c.notes == std::vector<std::string>{
                        "out/review.json: not reviewed (an untracked file this run writes its report to)",
                        "review.sarif: not reviewed (an untracked file this run writes its report to)",
-                       "head is the work tree: uncommitted changes and untracked files included"});
+                       "head is the work tree: uncommitted changes and untracked files included (not those .gitignore "
+      "lists: list an earlier report or a scratch file there to leave it out)"});
   // a tracked file is the author's, whatever the run writes to it
   o.own_outputs = {repo.str() + "/a.py"};
   repo.write("a.py", "a = 2\n");

@@ -95,7 +95,8 @@ TEST_CASE("keep_shard keeps the owned files, drops the other files' skip notes, 
     }
     c.files.push_back(f);
   }
-  c.notes.push_back("head is the work tree: uncommitted changes and untracked files included");
+  c.notes.push_back("head is the work tree: uncommitted changes and untracked files included (not those .gitignore "
+      "lists: list an earlier report or a scratch file there to leave it out)");
   const Change whole = c;
 
   std::set<std::string> seen;
@@ -114,7 +115,8 @@ TEST_CASE("keep_shard keeps the owned files, drops the other files' skip notes, 
     for (const auto& n : part.notes)
       if (n.find(": not analysed (") != std::string::npos) skip_notes.push_back(n);
     CHECK(skip_notes == expected_notes);
-    CHECK(part.notes[part.notes.size() - 2] == "head is the work tree: uncommitted changes and untracked files included");
+    CHECK(part.notes[part.notes.size() - 2] == "head is the work tree: uncommitted changes and untracked files included (not those .gitignore "
+      "lists: list an earlier report or a scratch file there to leave it out)");
     CHECK(part.notes.back() == "shard " + std::to_string(i) + "/3: " + std::to_string(part.files.size()) + " of 8 changed files");
   }
   CHECK(seen == std::set<std::string>(paths.begin(), paths.end()));  // the union is the whole change

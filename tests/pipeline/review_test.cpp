@@ -169,11 +169,13 @@ TEST_CASE("review: severity overrides, excludes, baseline and the caller's extra
   }
 }
 
-TEST_CASE("review: an audit drops the pull-request findings and skips the differential review") {
+TEST_CASE("review: an audit drops the pull-request findings and the kinds, and skips the differential review") {
   Fixture fx;
-  // A rule about the pull request's (empty) title: a PR-level finding, with no file.
+  // A rule about the pull request's (empty) title: a PR-level finding, with no file. A kind that
+  // every change with a file has.
   auto t = review::dsl::load_ruleset("title.rules",
                                      "ruleset title \"titles\" {\n  version 1\n}\n"
+                                     "kind touched \"touches files\" when exists f in files(changed) where f.path != \"\"\n"
                                      "rule TITLEX \"no title\" {\n  severity warn\n  when pr.title ~ /^\\s*$/\n"
                                      "  problem \"the pull request has no title\"\n  impact \"reviewers cannot tell\"\n"
                                      "  action \"Author should write a title\"\n}\n",
@@ -186,6 +188,8 @@ TEST_CASE("review: an audit drops the pull-request findings and skips the differ
     REQUIRE(lines_of(r.findings) == std::vector<int>{0, 3, 4});
     CHECK(r.findings[0].rule_id == "TITLEX");
     CHECK(run.rulesets == std::vector<std::string>{"t", "title"});
+    REQUIRE(run.kinds.size() == 1);
+    CHECK(run.kinds[0].first == "touched");
   }
   pipeline::ReviewOptions o;
   o.audit = true;
@@ -197,6 +201,7 @@ TEST_CASE("review: an audit drops the pull-request findings and skips the differ
   CHECK(lines_of(r.findings) == std::vector<int>{3, 4});
   CHECK(r.audit_dropped == 1);
   CHECK(notes.str().find("audit mode: 1 pull-request finding left out") != std::string::npos);
+  CHECK(run.kinds.empty());  // the kind named the whole tree, not a change
   CHECK_FALSE(r.differential.ran);
   CHECK_FALSE(run.differential);
 }
