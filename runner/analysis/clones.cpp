@@ -47,9 +47,8 @@ uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 // A block's tokens without filler, with what the search needs per token.
-// Self-contained: once made, the search never reads the block's CloneTokens (40 bytes each and
-// their texts), so a caller may free them; this keeps 30 bytes per token, 22 once the seeds are
-// made (exact freed).
+// Self-contained: once made, the search never reads the block's CloneTokens (16 bytes each), so a
+// caller may free them; this keeps 30 bytes per token, 22 once the seeds are made (exact freed).
 struct Seq {
   std::vector<uint64_t> blank;  // hash with identifiers blanked (window seeds)
   std::vector<uint64_t> exact;  // hash with identifiers kept (seeds of frequent windows)
@@ -65,7 +64,7 @@ constexpr uint32_t kNone = UINT32_MAX;
 
 // Per line: is it a constant-table line (a literal; only names, literals and , : = . - ( ) [ ] { };
 // no call, no keyword), a bracket-only line, or code.
-void classify_lines(const std::vector<const CloneToken*>& tok, Seq& s) {
+void classify_lines(const std::vector<const CloneToken*>& tok, std::string_view source, Seq& s) {
   static const std::string_view kTablePunct = ",:=.-()[]{}";
   static const std::string_view kBrackets = ",()[]{}";
   s.table.assign(tok.size(), 0);
@@ -75,13 +74,14 @@ void classify_lines(const std::vector<const CloneToken*>& tok, Seq& s) {
     bool literal = false, table = true, brackets = true;
     for (size_t k = i; k < j; ++k) {
       const CloneToken& t = *tok[k];
-      bool one_char = t.text.size() == 1;
+      const std::string_view text = t.text(source);
+      bool one_char = text.size() == 1;
       if (t.kind == Kind::Literal) literal = true;
-      if (t.kind != Kind::Punct || !one_char || kBrackets.find(t.text[0]) == std::string_view::npos) brackets = false;
+      if (t.kind != Kind::Punct || !one_char || kBrackets.find(text[0]) == std::string_view::npos) brackets = false;
       if (t.kind == Kind::Keyword) table = false;
-      if (t.kind == Kind::Punct && (!one_char || kTablePunct.find(t.text[0]) == std::string_view::npos)) table = false;
-      if (t.kind == Kind::Punct && t.text == "(" && k > i &&
-          (tok[k - 1]->kind == Kind::Identifier || tok[k - 1]->text == ")" || tok[k - 1]->text == "]"))
+      if (t.kind == Kind::Punct && (!one_char || kTablePunct.find(text[0]) == std::string_view::npos)) table = false;
+      if (t.kind == Kind::Punct && text == "(" && k > i &&
+          (tok[k - 1]->kind == Kind::Identifier || tok[k - 1]->text(source) == ")" || tok[k - 1]->text(source) == "]"))
         table = false;  // a call
     }
     uint8_t v = brackets ? 2 : (table && literal) ? 1 : 0;
@@ -96,39 +96,39 @@ struct Hashes {
   std::vector<uint64_t> blank, exact;
 };
 
-Hashes token_hashes(const std::vector<CloneToken>& toks) {
+Hashes token_hashes(const std::vector<CloneToken>& toks, std::string_view source) {
   Hashes h;
-  std::hash<std::string> hs;
+  std::hash<std::string_view> hs;
   const auto n = static_cast<size_t>(std::count_if(toks.begin(), toks.end(), [](const CloneToken& t) { return !t.filler; }));
   h.blank.reserve(n);
   h.exact.reserve(n);
   for (const auto& t : toks) {
     if (t.filler) continue;
     const bool ident = t.kind == Kind::Identifier;
-    const uint64_t text = hs(t.text);
+    const uint64_t text = hs(t.text(source));
     h.blank.push_back(ident ? 0x5bd1e995ULL : text);
     h.exact.push_back(ident ? mix(0x5bd1e995ULL, text) : text);
   }
   return h;
 }
 
-Seq make_seq(const std::vector<CloneToken>& toks) {
+Seq make_seq(const std::vector<CloneToken>& toks, std::string_view source) {
   Seq s;
   std::vector<const CloneToken*> tok;  // without filler
   for (const auto& t : toks)
     if (!t.filler) tok.push_back(&t);
-  Hashes h = token_hashes(toks);
+  Hashes h = token_hashes(toks, source);
   s.blank = std::move(h.blank);
   s.exact = std::move(h.exact);
   s.ident.resize(tok.size());
   for (size_t i = 0; i < tok.size(); ++i) s.ident[i] = tok[i]->kind == Kind::Identifier ? 1 : 0;
-  classify_lines(tok, s);
+  classify_lines(tok, source, s);
   // the previous occurrence of each identifier, once per block (grams() reads it per range)
   s.prev.assign(tok.size(), kNone);
   std::unordered_map<std::string_view, uint32_t> last;
   for (uint32_t i = 0; i < tok.size(); ++i) {
     if (!s.ident[i]) continue;
-    auto [it, fresh] = last.try_emplace(tok[i]->text, i);
+    auto [it, fresh] = last.try_emplace(tok[i]->text(source), i);
     if (!fresh) s.prev[i] = it->second;
     it->second = i;
   }
@@ -510,6 +510,12 @@ std::vector<Run> by_line(const std::vector<Run>& runs, const Seq& a) {
 
 std::vector<CloneToken> generic_clone_tokens(std::string_view s) {
   std::vector<CloneToken> out;
+  if (s.size() > kMaxCloneText) return out;
+  out.reserve(s.size() / 4);  // about one token per 4 bytes of code: no regrowth copies
+  // a token of s[from, to)
+  auto token = [&](size_t from, size_t to, Kind kind, int at) {
+    out.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to - from), kind, at, false});
+  };
   int line = 0;
   size_t i = 0, n = s.size();
   while (i < n) {
@@ -545,14 +551,14 @@ std::vector<CloneToken> generic_clone_tokens(std::string_view s) {
         i = j;
         continue;
       }
-      out.push_back({std::string(w), keywords().count(w) ? Kind::Keyword : Kind::Identifier, line, false});
+      token(i, j, keywords().count(w) ? Kind::Keyword : Kind::Identifier, line);
       i = j;
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
       size_t j = i;
       while (j < n && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == '_')) ++j;
-      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, line, false});
+      token(i, j, Kind::Literal, line);
       i = j;
       continue;
     }
@@ -565,11 +571,11 @@ std::vector<CloneToken> generic_clone_tokens(std::string_view s) {
       }
       j = std::min(n, j + 1);
       if (j > 0 && s[j - 1] == '\n') --j;  // unterminated: the string ends with its line
-      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, start_line, false});
+      token(i, j, Kind::Literal, start_line);
       i = j;
       continue;
     }
-    out.push_back({std::string(1, c), Kind::Punct, line, false});
+    token(i, i + 1, Kind::Punct, line);
     ++i;
   }
   return out;
@@ -596,6 +602,32 @@ uint64_t window_hash(const std::vector<uint64_t>& th, size_t i) {
   for (size_t j = 0; j < kSeed; ++j) h = mix(h, th[i + j]);
   return h;
 }
+
+// A one-hash Bloom filter of window hashes: `maybe` is true for every hash added, and false for
+// most others (at 16 bits per hash added, about 6% of them pass). find_clones_with_existing's
+// first pass asks it before its count maps for every window of every file, most of which share
+// nothing with an added block: a bit in a table that stays in cache, not a hash-map probe.
+class WindowFilter {
+ public:
+  explicit WindowFilter(size_t hashes) {
+    while ((uint64_t{1} << bits_) < hashes * 16 && bits_ < 40) ++bits_;
+    words_.assign((uint64_t{1} << bits_) / 64, 0);
+  }
+  void add(uint64_t h) {
+    const uint64_t b = bit(h);
+    words_[b >> 6] |= uint64_t{1} << (b & 63);
+  }
+  bool maybe(uint64_t h) const {
+    const uint64_t b = bit(h);
+    return (words_[b >> 6] >> (b & 63)) & 1;
+  }
+
+ private:
+  // the top bits of h times the golden ratio (Fibonacci hashing): every bit of h counts
+  uint64_t bit(uint64_t h) const { return (h * 0x9e3779b97f4a7c15ULL) >> (64 - bits_); }
+  unsigned bits_ = 16;
+  std::vector<uint64_t> words_;
+};
 
 // The shared windows of two blocks as search_clones keeps them: the block pair `pair` (block a
 // in the high half of Key, block b in the low half) and the windows' positions pa, pb; sorted by
@@ -632,7 +664,7 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   seqs.reserve(blocks.size());
   for (auto& b : blocks) {
     if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-    seqs.push_back(make_seq(b.tokens));
+    seqs.push_back(make_seq(b.tokens, b.text));
     std::vector<CloneToken>().swap(b.tokens);  // read no more: the Seq holds what the search needs
   }
 
@@ -645,6 +677,9 @@ std::vector<ClonePair> search_clones(std::vector<CodeBlock> blocks, const CloneO
   auto known_blank = [&](uint64_t h) { return known && known->blank.count(h) > 0; };
   auto known_exact = [&](uint64_t h) { return known && known->exact.count(h) > 0; };
   std::vector<Seed> seeds, exact_seeds;
+  size_t windows = 0;
+  for (const Seq& q : seqs) windows += q.blank.size() >= kSeed ? q.blank.size() - kSeed + 1 : 0;
+  seeds.reserve(windows);
   for (uint32_t bi = 0; bi < seqs.size(); ++bi)
     for (size_t i = 0; i + kSeed <= seqs[bi].blank.size(); ++i)
       seeds.push_back({window(seqs[bi].blank, i), bi, static_cast<uint32_t>(i)});
@@ -831,13 +866,15 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
   for (auto& b : added) {
     b.added = true;
     if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-    Hashes s = token_hashes(b.tokens);
+    Hashes s = token_hashes(b.tokens, b.text);
     for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
       ++blank_count[window_hash(s.blank, i)];
       ++exact_count[window_hash(s.exact, i)];
     }
   }
   if (added.empty()) return {};
+  WindowFilter added_window(blank_count.size());
+  for (const auto& [h, n] : blank_count) added_window.add(h);
   // A window of existing code that is also a window of an added block.
   struct Hit {
     uint32_t block, pos;
@@ -852,10 +889,10 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
     for (uint32_t bi = 0; bi < loaded.size(); ++bi) {
       auto& b = loaded[bi];
       if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
-      Hashes s = token_hashes(b.tokens);
+      Hashes s = token_hashes(b.tokens, b.text);
       for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
         uint64_t h = window_hash(s.blank, i);
-        if (!blank_count.count(h)) continue;  // shares nothing with an added block
+        if (!added_window.maybe(h) || !blank_count.count(h)) continue;  // shares nothing with an added block
         uint64_t e = window_hash(s.exact, i);
         hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, exact_count.count(e) > 0});
       }
@@ -913,12 +950,19 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
         if (b.text[i] == '\n') starts.push_back(i + 1);
       for (auto [l0, l1] : lines) {
         if (l1 - l0 + 1 < opts.min_lines || static_cast<size_t>(l0) >= starts.size()) continue;
-        size_t to = static_cast<size_t>(l1) + 1 < starts.size() ? starts[l1 + 1] - 1 : b.text.size();
-        CodeBlock r{b.file, b.start_line + l0, b.start_line + l1, b.text.substr(starts[l0], to - starts[l0]), {}, false};
         auto first = std::lower_bound(b.tokens.begin(), b.tokens.end(), l0,
                                       [](const CloneToken& t, int line) { return t.line < line; });
-        for (auto t = first; t != b.tokens.end() && t->line <= l1; ++t)
-          r.tokens.push_back({t->text, t->kind, t->line - l0, t->filler});
+        auto last = first;
+        while (last != b.tokens.end() && last->line <= l1) ++last;
+        // the text of lines l0..l1, and on to the end of the last token (a string that starts on
+        // line l1 and spans more): the tokens' offsets point into it
+        const size_t from = starts[l0];
+        size_t to = static_cast<size_t>(l1) + 1 < starts.size() ? starts[l1 + 1] - 1 : b.text.size();
+        if (last != first) to = std::max(to, static_cast<size_t>((last - 1)->begin) + (last - 1)->size);
+        CodeBlock r{b.file, b.start_line + l0, b.start_line + l1, b.text.substr(from, to - from), {}, false};
+        r.tokens.reserve(static_cast<size_t>(last - first));
+        for (auto t = first; t != last; ++t)
+          r.tokens.push_back({static_cast<uint32_t>(t->begin - from), t->size, t->kind, t->line - l0, t->filler});
         blocks.push_back(std::move(r));
       }
     }

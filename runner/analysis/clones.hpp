@@ -23,21 +23,32 @@ struct CloneToken {
     Literal,     ///< number, string, and `None`/`True`/`False`-like constants: compared by text
     Punct,       ///< operator or bracket: compared by text
   };
-  std::string text;
+  uint32_t begin = 0;   ///< offset of the token's first byte in the text it was made from
+  uint32_t size = 0;    ///< its length in bytes (a token never holds a copy of its text: an audit
+                        ///< tokenizes every file of the repository, twice for most)
   Kind kind = Kind::Punct;
   int line = 0;         ///< 0-based line within the block's text
   bool filler = false;  ///< part of an import statement or a docstring: never part of a clone
+
+  /// The token's text: \a source is the text it was made from (its block's `text`).
+  std::string_view text(std::string_view source) const { return source.substr(begin, size); }
 };
+
+/// The most bytes of text a tokenizer reads (CloneToken's offsets are 32-bit): a longer text gives
+/// no tokens, so it matches nothing.
+constexpr size_t kMaxCloneText = UINT32_MAX;
 
 /// Tokens of `text` for a language with no tokenizer of its own: identifiers and keywords (Python
 /// and C/C++ keywords keep their text, every other name is an Identifier), numbers, quoted
 /// strings (one line), one-character operators; `#` and `//` line comments and `/* */` comments
-/// dropped. Nothing is filler. Never throws.
+/// dropped. Nothing is filler. Offsets are into `text`; none over kMaxCloneText bytes. Never
+/// throws.
 std::vector<CloneToken> generic_clone_tokens(std::string_view text);
 
 /// A block of source lines: \a text holds lines start_line..end_line (1-based, inclusive) of
-/// \a file, joined with '\n'. \a tokens are its tokens; when empty, find_clones fills them with
-/// generic_clone_tokens(text). \a added is false for existing code (lines a change did not
+/// \a file, joined with '\n' (it may run on past end_line's end to the end of a token that starts
+/// on end_line). \a tokens are its tokens, their offsets into \a text; when empty, find_clones
+/// fills them with generic_clone_tokens(text). \a added is false for existing code (lines a change did not
 /// add): a clone needs at least one added side, so two existing blocks are never compared.
 struct CodeBlock {
   std::string file;

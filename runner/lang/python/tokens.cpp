@@ -45,19 +45,26 @@ size_t string_prefix(std::string_view s, size_t i) {
 
 std::vector<CloneToken> clone_tokens(std::string_view s) {
   std::vector<CloneToken> out;
+  if (s.size() > analysis::kMaxCloneText) return out;
   out.reserve(s.size() / 4);  // about one token per 4 bytes of Python: no regrowth copies
   int line = 0, depth = 0;
   size_t stmt = 0;  // index in `out` of the current logical line's first token
+  // a token of s[from, to)
+  auto token = [&](size_t from, size_t to, Kind kind, int at) {
+    out.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to - from), kind, at, false});
+  };
   auto end_statement = [&]() {
     if (stmt < out.size()) {
-      const CloneToken& first = out[stmt];
-      bool filler = first.kind == Kind::Keyword && (first.text == "import" || first.text == "from");
+      const std::string_view first = out[stmt].text(s);
+      bool filler = out[stmt].kind == Kind::Keyword && (first == "import" || first == "from");
       if (!filler) {
         filler = true;
-        for (size_t k = stmt; k < out.size() && filler; ++k)
-          filler = out[k].kind == Kind::Literal && (out[k].text[0] == '"' || out[k].text[0] == '\'' ||
-                                                    std::isalpha(static_cast<unsigned char>(out[k].text[0])) != 0) &&
-                   out[k].text != "None" && out[k].text != "True" && out[k].text != "False";
+        for (size_t k = stmt; k < out.size() && filler; ++k) {
+          const std::string_view t = out[k].text(s);
+          filler = out[k].kind == Kind::Literal &&
+                   (t[0] == '"' || t[0] == '\'' || std::isalpha(static_cast<unsigned char>(t[0])) != 0) &&
+                   t != "None" && t != "True" && t != "False";
+        }
       }
       if (filler)
         for (size_t k = stmt; k < out.size(); ++k) out[k].filler = true;
@@ -112,7 +119,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
         ++j;
       }
       if (j > n) j = n;
-      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, start_line, false});
+      token(i, j, Kind::Literal, start_line);
       i = j;
       continue;
     }
@@ -123,7 +130,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
       Kind k = (w == "None" || w == "True" || w == "False") ? Kind::Literal
                : keywords().count(w)                          ? Kind::Keyword
                                                               : Kind::Identifier;
-      out.push_back({std::string(w), k, line, false});
+      token(i, j, k, line);
       i = j;
       continue;
     }
@@ -141,7 +148,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
           break;
         }
       }
-      out.push_back({std::string(s.substr(i, j - i)), Kind::Literal, line, false});
+      token(i, j, Kind::Literal, line);
       i = j;
       continue;
     }
@@ -156,11 +163,10 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
         len = op.size();
         break;
       }
-    std::string text(s.substr(i, len));
+    const std::string_view text = s.substr(i, len);
     if (text == "(" || text == "[" || text == "{") ++depth;
     if ((text == ")" || text == "]" || text == "}") && depth > 0) --depth;
-    Kind kind = text == "..." ? Kind::Literal : Kind::Punct;
-    out.push_back({std::move(text), kind, line, false});
+    token(i, i + len, text == "..." ? Kind::Literal : Kind::Punct, line);
     i += len;
   }
   end_statement();

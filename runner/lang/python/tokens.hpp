@@ -20,7 +20,8 @@ namespace review::lang::python {
 /// `None`, `True`, `False` and `...` are Literals; `self` and `cls` are Keywords (compared by
 /// text). A logical line (up to a newline outside brackets, or `;`) that starts with `import` or
 /// `from`, or holds only string literals (a docstring), is filler. An unterminated string runs
-/// to the end of the text (triple-quoted) or of its line. Never throws.
+/// to the end of the text (triple-quoted) or of its line. Offsets are into `text`; none when it
+/// is over analysis::kMaxCloneText bytes. Never throws.
 std::vector<analysis::CloneToken> clone_tokens(std::string_view text);
 
 }  // namespace review::lang::python
