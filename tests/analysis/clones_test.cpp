@@ -268,6 +268,33 @@ TEST_CASE("clones: python tokens mark imports and docstrings as filler", "[clone
   CHECK(clone_tokens("\"abc\nx = 1\n").size() == 4);
 }
 
+TEST_CASE("clones: python tokens class every keyword, and split operators longest first", "[clones]") {
+  using Kind = review::analysis::CloneToken::Kind;
+  const std::string_view words =
+      "and as assert async await break class continue def del elif else except finally for from global if "
+      "import in is lambda nonlocal not or pass raise return try while with yield self cls "
+      "a ass classy selfish if_ _if returns nonlocals Self IF x1 __init__ None True False";
+  std::string keywords, names, literals;
+  for (const auto& t : clone_tokens(words))
+    (t.kind == Kind::Keyword ? keywords : t.kind == Kind::Identifier ? names : literals) += std::string(t.text(words)) + " ";
+  CHECK(keywords ==
+        "and as assert async await break class continue def del elif else except finally for from global if "
+        "import in is lambda nonlocal not or pass raise return try while with yield self cls ");
+  CHECK(names == "a ass classy selfish if_ _if returns nonlocals Self IF x1 __init__ ");
+  CHECK(literals == "None True False ");
+  // every operator of the language reads as one token, the longest that matches; `...` is a literal
+  const std::string_view ops = "a**=b//=c>>=d<<=e...f->g:=h**i//j<<k>>l<=m>=n==o!=p+=q-=r*=s/=t%=u&=v|=w^=x@=y~z.w,*(";
+  std::string split;
+  for (const auto& t : clone_tokens(ops))
+    if (t.kind != Kind::Identifier) split += std::string(t.text(ops)) + " ";
+  CHECK(split == "**= //= >>= <<= ... -> := ** // << >> <= >= == != += -= *= /= %= &= |= ^= @= ~ . , * ( ");
+  // whitespace of every kind separates, a line join continues the line
+  auto spaced = clone_tokens("a\tb\vc\fd\re \\\nf\ng");
+  REQUIRE(spaced.size() == 7);
+  CHECK(spaced[5].line == 1);
+  CHECK(spaced[6].line == 2);
+}
+
 TEST_CASE("clones: an exact copy of frequent boilerplate is still found", "[clones]") {
   // 70 files declare fields of the same shape (every 8-token window, names blanked, occurs in
   // more than 64 places); only copy.py holds an exact copy of one of them.

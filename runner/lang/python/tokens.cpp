@@ -11,22 +11,46 @@ namespace {
 using analysis::CloneToken;
 using Kind = CloneToken::Kind;
 
-bool name_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
-bool name_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+// ASCII classes (the C locale's, which the runner never changes): inline, not a call per byte.
+bool ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool ascii_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool ascii_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool name_start(unsigned char c) { return ascii_alpha(c) || c == '_' || c >= 0x80; }
+bool name_char(unsigned char c) { return ascii_alpha(c) || ascii_digit(c) || c == '_' || c >= 0x80; }
 
-const std::unordered_set<std::string_view>& keywords() {
-  static const std::unordered_set<std::string_view> k = {
-      "and",   "as",     "assert", "async",    "await", "break",  "class", "continue", "def",
-      "del",   "elif",   "else",   "except",   "finally", "for",  "from",  "global",   "if",
-      "import", "in",    "is",     "lambda",   "nonlocal", "not", "or",    "pass",     "raise",
-      "return", "try",   "while",  "with",     "yield", "self",   "cls"};
-  return k;
+// Python's keywords, and `self` and `cls`, by length: a name is compared with the few of its
+// length, not hashed (the clone search reads every name of the repository, in an audit twice).
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view k2[] = {"as", "if", "in", "is", "or"};
+  static constexpr std::string_view k3[] = {"and", "def", "del", "for", "not", "try", "cls"};
+  static constexpr std::string_view k4[] = {"elif", "else", "from", "pass", "with", "self"};
+  static constexpr std::string_view k5[] = {"async", "await", "break", "class", "raise", "while", "yield"};
+  static constexpr std::string_view k6[] = {"assert", "except", "global", "import", "lambda", "return"};
+  static constexpr std::string_view k7[] = {"finally"};
+  static constexpr std::string_view k8[] = {"continue", "nonlocal"};
+  auto any = [&](const auto& ks) {
+    for (std::string_view k : ks)
+      if (k == w) return true;
+    return false;
+  };
+  switch (w.size()) {
+    case 2: return any(k2);
+    case 3: return any(k3);
+    case 4: return any(k4);
+    case 5: return any(k5);
+    case 6: return any(k6);
+    case 7: return any(k7);
+    case 8: return any(k8);
+    default: return false;
+  }
 }
 
 // Operators, longest first within each leading character's candidates.
 constexpr std::array<std::string_view, 25> kOps = {"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//",
                                                    "<<",  ">>",  "<=",  ">=",  "==",  "!=", "+=", "-=", "*=",
                                                    "/=",  "%=",  "&=",  "|=",  "^=",  "@=", "~"};
+// The characters some operator of kOps starts with: any other punctuation is one character.
+constexpr std::string_view kOpStarts = "*/><.-:=!+%&|^@~";
 
 // Length of a string prefix (r, b, f, u, rb, br, fr, rf, any case) at s[i] followed by a quote; 0 if none.
 size_t string_prefix(std::string_view s, size_t i) {
@@ -87,7 +111,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
       ++line;
       continue;
     }
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (ascii_space(static_cast<unsigned char>(c))) {
       ++i;
       continue;
     }
@@ -128,7 +152,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
       while (j < n && name_char(static_cast<unsigned char>(s[j]))) ++j;
       std::string_view w = s.substr(i, j - i);
       Kind k = (w == "None" || w == "True" || w == "False") ? Kind::Literal
-               : keywords().count(w)                          ? Kind::Keyword
+               : is_keyword(w)                                ? Kind::Keyword
                                                               : Kind::Identifier;
       token(i, j, k, line);
       i = j;
@@ -158,11 +182,12 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
       continue;
     }
     size_t len = 1;
-    for (auto op : kOps)
-      if (s.compare(i, op.size(), op) == 0) {
-        len = op.size();
-        break;
-      }
+    if (kOpStarts.find(c) != std::string_view::npos)
+      for (auto op : kOps)
+        if (op[0] == c && s.compare(i, op.size(), op) == 0) {
+          len = op.size();
+          break;
+        }
     const std::string_view text = s.substr(i, len);
     if (text == "(" || text == "[" || text == "{") ++depth;
     if ((text == ")" || text == "]" || text == "}") && depth > 0) --depth;
