@@ -307,7 +307,7 @@ int run(int argc, char** argv) {
       ->group(g_in);
   app.add_option("--max-diff-size", o.inputs.max_diff_bytes, "Refuse a --diff larger than this many bytes (default: 268435456, 256 MiB)")->group(g_in);
   auto* g_out = "Output";
-  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary, markdown (the summary's review report, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality), baseline (fingerprints for a later --baseline). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
+  app.add_option("-f,--format", formats, "Output FORMAT or FORMAT=FILE, repeatable: text, json, sarif, github, summary (the verdict card in Markdown, as a GitHub step summary shows it), markdown (the same card under a name for a file, e.g. markdown=review-ops.md), rdjson (reviewdog), codeclimate (GitLab code quality), baseline (fingerprints for a later --baseline). At most one goes to standard output (default: text to the terminal, unless a format goes to standard output or text goes to a file)")->group(g_out);
   app.add_flag("-q,--quiet", o.quiet, "Print no report on the terminal (unless a --format goes to standard output) and no notes; warnings and errors still print; the exit code is unchanged")->group(g_out);
   app.add_option("--sarif", sarif, "Shorthand for --format sarif=FILE (default: none)")->group(g_out);
   auto* fail_on_opt = app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above: block, warn, note, never (default: block, or the configuration's fail-on:)")
