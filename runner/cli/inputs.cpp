@@ -56,6 +56,17 @@ change::Change load_change(const InputOptions& opts, const Environment& env) {
         throw std::invalid_argument(std::string("--all reviews every file of the head; it cannot be combined with ") +
                                     flag);
   }
+  if (opts.work_tree) {
+    // The work tree is the head: a head revision or another input would be silently ignored.
+    const std::pair<bool, const char*> conflicts[] = {{!opts.head.empty(), "--head"},
+                                                      {!opts.diff.empty(), "--diff"},
+                                                      {!opts.base_dir.empty(), "--base-dir"},
+                                                      {!opts.head_dir.empty(), "--head-dir"}};
+    for (const auto& [given, flag] : conflicts)
+      if (given)
+        throw std::invalid_argument(std::string("--work-tree reviews the work tree as the head; it cannot be combined with ") +
+                                    flag + " (drop one of the two)");
+  }
   change::PrMeta meta;
   std::string event = opts.event;
   if (event.empty() && in_actions && !opts.all) event = env.get("GITHUB_EVENT_PATH");

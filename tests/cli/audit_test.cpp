@@ -124,7 +124,7 @@ TEST_CASE("audit mode: --all with --work-tree reads the work tree, untracked fil
   CHECK(finding_keys(nlohmann::json::parse(r.out)).count("PRINT1 new.py:1") == 1);
 }
 
-TEST_CASE("audit mode and sharding: usage errors (exit 2) in one line of our own") {
+TEST_CASE("audit mode, sharding and the work tree: usage errors (exit 2) in one line of our own") {
   AuditRepo repo;
   struct Row {
     std::vector<std::string> args;
@@ -137,6 +137,12 @@ TEST_CASE("audit mode and sharding: usage errors (exit 2) in one line of our own
        "runner: --all reviews every file of the head; it cannot be combined with --base-dir\n"},
       {{"--all", "--head-dir", "b"}, "runner: --all reviews every file of the head; it cannot be combined with --head-dir\n"},
       {{"--all", "--event", "e.json"}, "runner: --all reviews every file of the head; it cannot be combined with --event\n"},
+      {{"--work-tree", "--head", "HEAD"},
+       "runner: --work-tree reviews the work tree as the head; it cannot be combined with --head (drop one of the two)\n"},
+      {{"--base", "HEAD~1", "--head", "HEAD", "--work-tree"},
+       "runner: --work-tree reviews the work tree as the head; it cannot be combined with --head (drop one of the two)\n"},
+      {{"--work-tree", "--diff", "x.diff"},
+       "runner: --work-tree reviews the work tree as the head; it cannot be combined with --diff (drop one of the two)\n"},
       {{"--all", "--shard", "0/4"}, "runner: --shard 0/4: the shard number must be between 1 and the count, 4\n"},
       {{"--all", "--shard", "5/4"}, "runner: --shard 5/4: the shard number must be between 1 and the count, 4\n"},
       {{"--all", "--shard", "1/0"}, "runner: --shard 1/0: the shard count must be at least 1\n"},
