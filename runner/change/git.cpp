@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "runner/change/diff_parser.hpp"
 #include "runner/change/memory.hpp"
 
@@ -48,6 +50,29 @@ bool is_own_output(const std::filesystem::path& p, const std::vector<std::string
     if (!o.empty() && o != "-" && std::filesystem::equivalent(p, o, ec) && !ec) return true;
   }
   return false;
+}
+
+// The format of a report an earlier run wrote ("JSON", "SARIF", "rdjson"), recognised by the
+// tool it names (runner/report: json.cpp's `tool`, sarif.cpp's `runs[].tool.driver`, rdjson.cpp's
+// `source`); nullopt for any other text. Only a text that starts as a JSON object is parsed.
+std::optional<std::string> earlier_report(std::string_view text) {
+  const size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || text[start] != '{') return std::nullopt;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  auto names_us = [](const nlohmann::json& o, const char* key) {
+    auto it = o.find(key);
+    if (it == o.end() || !it->is_object()) return false;
+    auto name = it->find("name");
+    return name != it->end() && name->is_string() && name->get<std::string>() == "review-action";
+  };
+  if (names_us(j, "tool")) return "JSON";
+  if (names_us(j, "source")) return "rdjson";
+  if (auto runs = j.find("runs"); runs != j.end() && runs->is_array())
+    for (const auto& run : *runs)
+      if (run.is_object() && run.contains("tool") && run["tool"].is_object() && names_us(run["tool"], "driver"))
+        return "SARIF";
+  return std::nullopt;
 }
 
 std::optional<std::string> read_file(const std::filesystem::path& p) {
@@ -291,6 +316,14 @@ Change load_git_change(const GitOptions& opts) {
       }
       std::optional<std::string> text = read_file(std::filesystem::path(repo) / path);
       if (!text) continue;
+      // An earlier run's report (written under another name than this run's): its rule texts
+      // would be reviewed as code.
+      if (auto format = earlier_report(*text)) {
+        c.notes.push_back(path + ": not reviewed (an earlier run's " + *format +
+                          " report; list it in .gitignore or delete it to keep this note away)");
+        left_out.push_back(path);
+        continue;
+      }
       c.files.push_back(untracked_file(path, *text, opts.max_file_bytes));
     }
     c.notes.push_back(

@@ -28,7 +28,9 @@ struct GitOptions {
   /// Files this run writes (its report files, as given on the command line: relative to the
   /// current folder, or absolute). With `work_tree`, an untracked file that is one of them
   /// (the same file on disk, std::filesystem::equivalent) is left out of the change and of
-  /// head_files(), with a note: a report of an earlier run is not the author's code.
+  /// head_files(), with a note: a report of an earlier run is not the author's code. So is an
+  /// untracked JSON, SARIF or rdjson report that names `review-action` as its tool (an earlier
+  /// run's, written under another name).
   std::vector<std::string> own_outputs;
 };
 
@@ -45,7 +47,7 @@ class GitContent : public ContentSource {
  public:
   /// `base_sha`/`head_sha` are full commit ids; `head_sha` is unused when `work_tree`.
   /// `left_out`: repository-relative paths head_files() does not list (work tree only: the
-  /// untracked report files of GitOptions::own_outputs).
+  /// untracked report files of GitOptions::own_outputs, and earlier runs' reports).
   GitContent(std::string repo, std::string base_sha, std::string head_sha, bool work_tree,
              std::vector<std::string> left_out = {});
   /// Returns the blob `head_sha:path` (or the work-tree file), nullopt when absent or not a blob.
@@ -110,7 +112,7 @@ std::optional<std::pair<std::string, std::string>> commit_message(const std::str
 /// Loads the change `base..head` of `opts.repo`:
 ///   git diff --no-ext-diff --no-color --no-textconv -M --full-index --submodule=short BASE HEAD
 /// (without HEAD for `work_tree`, plus every untracked, not ignored file as Added: `git ls-files
-/// --others --exclude-standard`, but for those of `own_outputs`). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
+/// --others --exclude-standard`, but for those of `own_outputs` and earlier runs' reports). Fills pr.base_sha/head_sha (head_sha = HEAD's commit for
 /// `work_tree`), content = GitContent, and one note per skipped file.
 /// With `all`, BASE is empty_tree(repo) (pr.base_sha is that tree id): the diff lists every file
 /// of the head (or of the work tree, untracked ones included) as Added; binary files and files

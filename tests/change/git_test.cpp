@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "runner/change/git.hpp"
 #include "runner/change/memory.hpp"
 
@@ -199,6 +200,42 @@ TEST_CASE("load_git_change: a work-tree review leaves out the untracked files th
   Change tracked = load_git_change(o);
   CHECK(tracked.find("a.py") != nullptr);
   CHECK(tracked.find("review.sarif") != nullptr);
+}
+
+TEST_CASE("load_git_change: a work-tree review leaves out an earlier run's report written under another name") {
+  TempRepo repo;
+  repo.write("a.py", "a = 1\n");
+  repo.commit("base");
+  // reports of this tool, by their own shapes (runner/report: sarif.cpp, json.cpp, rdjson.cpp)
+  repo.write("old.sarif", "{\"runs\": [{\"tool\": {\"driver\": {\"name\": \"review-action\", \"rules\": []}}}]}\n");
+  repo.write("old.json", "  {\"schema\": \"review-action/findings@1\", \"tool\": {\"name\": \"review-action\"}}");
+  repo.write("old.rdjson", "{\"source\": {\"name\": \"review-action\"}, \"diagnostics\": []}");
+  // the author's files, however alike: another tool's log, a config with a `tool` string, a
+  // broken object, a report of ours inside a list
+  repo.write("semgrep.sarif", "{\"runs\": [{\"tool\": {\"driver\": {\"name\": \"semgrep\"}}}]}");
+  repo.write("config.json", "{\"tool\": \"review-action\", \"source\": {\"name\": 3}}");
+  repo.write("broken.json", "{\"tool\": {\"name\": \"review-action\"");
+  repo.write("list.json", "[{\"tool\": {\"name\": \"review-action\"}}]");
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = "HEAD";
+  o.work_tree = true;
+  Change c = load_git_change(o);
+  std::vector<std::string> reviewed;
+  for (const auto& f : c.files) reviewed.push_back(f.path);
+  CHECK(reviewed == std::vector<std::string>{"broken.json", "config.json", "list.json", "semgrep.sarif"});
+  CHECK(c.notes == std::vector<std::string>{
+                       "old.json: not reviewed (an earlier run's JSON report; list it in .gitignore or delete it to "
+                       "keep this note away)",
+                       "old.rdjson: not reviewed (an earlier run's rdjson report; list it in .gitignore or delete it "
+                       "to keep this note away)",
+                       "old.sarif: not reviewed (an earlier run's SARIF report; list it in .gitignore or delete it to "
+                       "keep this note away)",
+                       "head is the work tree: uncommitted changes and untracked files included (not those .gitignore "
+                       "lists: list an earlier report or a scratch file there to leave it out)"});
+  const auto listed = c.content->head_files();
+  CHECK(std::find(listed.begin(), listed.end(), "old.sarif") == listed.end());
+  CHECK(std::find(listed.begin(), listed.end(), "semgrep.sarif") != listed.end());
 }
 
 TEST_CASE("load_git_change: default base is the merge-base with main, else master") {
