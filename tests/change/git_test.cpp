@@ -18,6 +18,15 @@ const ChangedFile& need(const Change& c, const std::string& path) {
   return *f;
 }
 
+/// Options for a review of `repo`'s work tree against its HEAD commit.
+GitOptions work_tree_against_head(const TempRepo& repo) {
+  GitOptions o;
+  o.repo = repo.str();
+  o.base = "HEAD";
+  o.work_tree = true;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("load_git_change: renames, deletions, binary files, edits between two commits") {
@@ -177,10 +186,7 @@ TEST_CASE("load_git_change: a work-tree review leaves out the untracked files th
   repo.write("review.sarif", "{\"runs\": []}\n");
   repo.write("out/review.json", "{}\n");
   repo.write("new.py", "n = 1\n");
-  GitOptions o;
-  o.repo = repo.str();
-  o.base = "HEAD";
-  o.work_tree = true;
+  GitOptions o = work_tree_against_head(repo);
   // as given on the command line: one absolute, one through another spelling of the folder,
   // one that does not exist yet (it is written later), and standard output
   o.own_outputs = {repo.str() + "/review.sarif", repo.str() + "/out/../out/review.json",
@@ -216,11 +222,7 @@ TEST_CASE("load_git_change: a work-tree review leaves out an earlier run's repor
   repo.write("config.json", "{\"tool\": \"review-action\", \"source\": {\"name\": 3}}");
   repo.write("broken.json", "{\"tool\": {\"name\": \"review-action\"");
   repo.write("list.json", "[{\"tool\": {\"name\": \"review-action\"}}]");
-  GitOptions o;
-  o.repo = repo.str();
-  o.base = "HEAD";
-  o.work_tree = true;
-  Change c = load_git_change(o);
+  Change c = load_git_change(work_tree_against_head(repo));
   std::vector<std::string> reviewed;
   for (const auto& f : c.files) reviewed.push_back(f.path);
   CHECK(reviewed == std::vector<std::string>{"broken.json", "config.json", "list.json", "semgrep.sarif"});
