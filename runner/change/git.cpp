@@ -54,8 +54,11 @@ bool is_own_output(const std::filesystem::path& p, const std::vector<std::string
 
 // The format of a report an earlier run wrote ("JSON", "SARIF", "rdjson"), recognised by the
 // tool it names (runner/report: json.cpp's `tool`, sarif.cpp's `runs[].tool.driver`, rdjson.cpp's
-// `source`); nullopt for any other text. Only a text that starts as a JSON object is parsed.
+// `source`); nullopt for any other text. Only a text that starts as a JSON object, and of at most
+// 256 MiB, is parsed (nlohmann_json parses and frees nested values without recursion: any depth is
+// safe).
 std::optional<std::string> earlier_report(std::string_view text) {
+  if (text.size() > (std::size_t{256} << 20)) return std::nullopt;
   const size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || text[start] != '{') return std::nullopt;
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
