@@ -139,7 +139,8 @@ Change load_diff_change(const std::string& diff_path, std::optional<std::string>
     c.hunks_only = true;
     c.content = std::make_shared<NoContent>();
     c.notes.push_back(
-        "no repository given: only the diff's hunk lines are known, not the full files");
+        "no repository given: only the diff's hunk lines are known, not the full files (--repo DIR reads them from "
+        "DIR's --head, default HEAD, when the diff is of that revision)");
     return c;
   }
   std::string head_sha = resolve_revision(*repo, head_rev.empty() ? "HEAD" : head_rev);

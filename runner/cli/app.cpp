@@ -284,13 +284,13 @@ int run(int argc, char** argv) {
       ->type_name("REV");
   app.add_option("-r,--ruleset", o.rulesets, "Ruleset: a shipped name (see `runner list`) or a .rules path; repeatable (default: the configuration's rulesets:)");
   auto* g_in = "Input";
-  app.add_option("--repo", o.inputs.repo, "Repository folder (default: ., or $GITHUB_WORKSPACE in Actions)")->group(g_in);
+  app.add_option("--repo", o.inputs.repo, "Repository folder (default: ., or $GITHUB_WORKSPACE in Actions; with --diff, none unless given)")->group(g_in);
   app.add_option("--base", o.inputs.base, "Base revision (default: --pr's or the event's base, else the merge-base with origin/HEAD, main or master)")->group(g_in);
   app.add_option("--head", o.inputs.head, "Head revision (default: --pr's or the event's head, else HEAD)")->group(g_in);
   app.add_flag("--work-tree", o.inputs.work_tree, "Head = the work tree, uncommitted changes included (the default with no revisions); not with --head, --diff, --base-dir/--head-dir")->group(g_in);
   app.add_flag("--all", o.inputs.all, "Audit mode: review every file of the head (--head, default HEAD, or --work-tree) as if newly added, against an empty tree; not with --base, --diff, --base-dir/--head-dir, --event")->group(g_in);
   app.add_option("--shard", shard, "Report only the findings in the changed files whose path hash falls in shard I of N, e.g. 2/4 in job 2 of a 4-job matrix (with --all or a pull request); every shard still evaluates the whole change, because rules join facts across files, so shards split the outputs, not the work; `runner merge` joins the shards' SARIF files (default: every file)")->type_name("I/N")->group(g_in);
-  app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff` (default: none; git is read)")->group(g_in);
+  app.add_option("--diff", o.inputs.diff, "A unified diff file (- = stdin), e.g. from `gh pr diff`; only its hunks are known unless --repo names a checkout of its head (default: none; git is read)")->group(g_in);
   app.add_option("--base-dir", o.inputs.base_dir, "Compare two folders: the base side (default: none)")->group(g_in);
   app.add_option("--head-dir", o.inputs.head_dir, "Compare two folders: the head side (default: none)")->group(g_in);
   app.add_option("--event", o.inputs.event, "GitHub pull_request event payload (default: none; in Actions, $GITHUB_EVENT_PATH)")->group(g_in);

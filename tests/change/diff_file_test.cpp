@@ -14,7 +14,8 @@ TEST_CASE("load_diff_change: without a repository only hunks are known") {
   CHECK(c.content->base("a.txt") == std::nullopt);
   CHECK(c.content->head_files().empty());
   CHECK(c.notes == std::vector<std::string>{
-                       "no repository given: only the diff's hunk lines are known, not the full files"});
+                       "no repository given: only the diff's hunk lines are known, not the full files (--repo DIR reads them from "
+                       "DIR's --head, default HEAD, when the diff is of that revision)"});
 }
 
 TEST_CASE("load_diff_change: with a repository, base texts are the head with the patch reversed") {
