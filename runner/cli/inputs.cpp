@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <utility>
 
@@ -43,30 +44,33 @@ decltype(auto) from_option(const std::string& option, const std::string& path, R
   }
 }
 
+// Throws std::invalid_argument "<mode>; it cannot be combined with <flag><advice>" for the first
+// flag of `conflicts` that was given.
+void refuse_with(const char* mode, std::initializer_list<std::pair<bool, const char*>> conflicts,
+                 const char* advice = "") {
+  for (const auto& [given, flag] : conflicts)
+    if (given) throw std::invalid_argument(std::string(mode) + "; it cannot be combined with " + flag + advice);
+}
+
 }  // namespace
 
 change::Change load_change(const InputOptions& opts, const Environment& env) {
   const bool in_actions = env.get("GITHUB_ACTIONS") == "true";
-  if (opts.all) {
-    const std::pair<bool, const char*> conflicts[] = {
-        {!opts.base.empty(), "--base"},         {!opts.diff.empty(), "--diff"}, {!opts.base_dir.empty(), "--base-dir"},
-        {!opts.head_dir.empty(), "--head-dir"}, {!opts.event.empty(), "--event"}};
-    for (const auto& [given, flag] : conflicts)
-      if (given)
-        throw std::invalid_argument(std::string("--all reviews every file of the head; it cannot be combined with ") +
-                                    flag);
-  }
-  if (opts.work_tree) {
-    // The work tree is the head: a head revision or another input would be silently ignored.
-    const std::pair<bool, const char*> conflicts[] = {{!opts.head.empty(), "--head"},
-                                                      {!opts.diff.empty(), "--diff"},
-                                                      {!opts.base_dir.empty(), "--base-dir"},
-                                                      {!opts.head_dir.empty(), "--head-dir"}};
-    for (const auto& [given, flag] : conflicts)
-      if (given)
-        throw std::invalid_argument(std::string("--work-tree reviews the work tree as the head; it cannot be combined with ") +
-                                    flag + " (drop one of the two)");
-  }
+  if (opts.all)
+    refuse_with("--all reviews every file of the head",
+                {{!opts.base.empty(), "--base"},
+                 {!opts.diff.empty(), "--diff"},
+                 {!opts.base_dir.empty(), "--base-dir"},
+                 {!opts.head_dir.empty(), "--head-dir"},
+                 {!opts.event.empty(), "--event"}});
+  // The work tree is the head: a head revision or another input would be silently ignored.
+  if (opts.work_tree)
+    refuse_with("--work-tree reviews the work tree as the head",
+                {{!opts.head.empty(), "--head"},
+                 {!opts.diff.empty(), "--diff"},
+                 {!opts.base_dir.empty(), "--base-dir"},
+                 {!opts.head_dir.empty(), "--head-dir"}},
+                " (drop one of the two)");
   change::PrMeta meta;
   std::string event = opts.event;
   if (event.empty() && in_actions && !opts.all) event = env.get("GITHUB_EVENT_PATH");
