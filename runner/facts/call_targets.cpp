@@ -525,16 +525,18 @@ class Resolver {
         q = q.substr(0, dot);
       }
     }
+    std::string nested;  // f's qualified name and "." and `name`: a def or class nested in f
     for (const auto* f : chain) {
       std::vector<Binding> bs;
+      nested.assign(f->qualified).append(1, '.').append(name);
       for (const auto& g : m->functions)
-        if (g.qualified == f->qualified + "." + name) bs.push_back({Binding::Kind::Def, &g, nullptr, "", ""});
+        if (g.qualified == nested) bs.push_back({Binding::Kind::Def, &g, nullptr, "", ""});
       for (const auto& c : m->classes)
-        if (c.qualified == f->qualified + "." + name) bs.push_back({Binding::Kind::Class, nullptr, &c, "", ""});
+        if (c.qualified == nested) bs.push_back({Binding::Kind::Class, nullptr, &c, "", ""});
       for (const auto& p : f->params)
         if (p.name == name) return none("`" + name + "` is a parameter of `" + f->qualified + "`");
       for (const auto& a : m->assignments)
-        if (a.function == f->qualified && a.target == name) bs.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
+        if (a.target == name && a.function == f->qualified) bs.push_back({Binding::Kind::Assign, nullptr, nullptr, "", ""});
       for (size_t i = 0; i < m->imports.size(); ++i) {
         const auto& imp = m->imports[i];
         int fi = m->import_function[i];
@@ -586,18 +588,20 @@ class Resolver {
       if (constructor) {
         const std::string& prev = m->decorated[static_cast<size_t>(c - m->classes.data())];
         if (!prev.empty()) return none("class `" + c->qualified + "` is decorated (`" + prev + "`)");
+        const std::string new_method = c->qualified + ".__new__";
         for (const auto& f : m->functions)
-          if (f.qualified == c->qualified + ".__new__") return none("class `" + c->qualified + "` defines `__new__`");
+          if (f.qualified == new_method) return none("class `" + c->qualified + "` defines `__new__`");
       }
       const lang::Function* found = nullptr;
       int n = 0;
+      const std::string method = c->qualified + "." + name, attribute = "self." + name;
       for (const auto& f : m->functions)
-        if (f.qualified == c->qualified + "." + name) {
+        if (f.qualified == method) {
           found = &f;
           ++n;
         }
       for (const auto& a : m->assignments)
-        if (a.cls == c->name && (a.target == name || a.target == "self." + name))
+        if ((a.target == name || a.target == attribute) && a.cls == c->name)
           return none("`" + name + "` is assigned as an attribute of `" + c->qualified + "`");
       if (n > 1) return none("`" + c->qualified + "` defines `" + name + "` more than once");
       if (n == 1) {
