@@ -546,10 +546,19 @@ class Evaluator final : public RuleEngine {
     if (p.kind == Probe::Kind::Equal) idx.keyed.reserve(facts.size());  // at most one key a fact
     std::string scratch;  // a key being made ("s" and the text), reused from fact to fact
     std::vector<std::string> groups;
+    // Facts in a row often hold the same key (the lines of one function or file): hashed once.
+    std::string last_key;
+    uint64_t last_hash = 0;
+    bool have_last = false;
     for (uint32_t i = 0; i < facts.size(); ++i) {
       auto add = [&](std::string_view k) {
         if (p.kind != Probe::Kind::Word) {
-          idx.keyed.add(key_hash(k), i);
+          if (!have_last || k != last_key) {
+            last_key.assign(k);
+            last_hash = key_hash(k);
+            have_last = true;
+          }
+          idx.keyed.add(last_hash, i);
           return;
         }
         auto at = idx.buckets.find(k);
