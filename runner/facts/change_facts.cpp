@@ -260,6 +260,7 @@ std::optional<std::string> ChangeFacts::read_text(const std::string& path, bool 
   if (!t && cf && !cf->hunks.empty()) {
     t = text_from_hunks(*cf, base);
     std::lock_guard lock(mu_);
+    from_hunks_.insert((base ? "b:" : "h:") + path);
     if (!parsed_.count((base ? "b:" : "h:") + path))  // read again after a parse not cached: noted then
       notes_.push_back(path + ": full " + (base ? "base" : "head") +
                        " text unavailable; facts come from the diff hunks only");
@@ -766,19 +767,29 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
   // never a candidate, never read or parsed
   if (cf && (!analysable(*cf) || cf->status == FileStatus::Deleted)) return;
   std::optional<std::string> text;
+  // A head model parsed already keeps the text as read (LineStore::text): not read again (an
+  // audit parses every file, then a rule asks which files hold a name). Not one whose text was
+  // rebuilt from the hunks (the file's own text is unavailable: always a candidate, below).
+  std::shared_ptr<const lang::SourceModel> parsed;
   const bool binary = !lang::binary_format(paths[i]).empty();  // skipped by name, never read
   if (binary) {
     text.emplace();
   } else {
     std::lock_guard lock(mu_);
-    text = change_->content->head(paths[i]);
+    const std::string key = "h:" + paths[i];
+    if (auto it = models_.find(key);
+        it != models_.end() && it->second && !it->second->skipped && it->second->store && !from_hunks_.count(key))
+      parsed = it->second;
+    else
+      text = change_->content->head(paths[i]);
   }
+  if (parsed) text.emplace();  // a stand-in: `t` below is the model's text
   // what parse() would skip with a note, or read from the hunks: always a candidate
   if (!text) {
     if (cf) idx.always.push_back(i);
     return;
   }
-  if (binary || parse_skips(*text)) {
+  if (!parsed && (binary || parse_skips(*text))) {
     // parsing skips it with its note (and, over the size limit, makes the review incomplete)
     // as a whole build would: do that now, from the text in hand, and keep it a candidate
     std::string key = "h:" + paths[i];
@@ -795,7 +806,7 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
     idx.always.push_back(i);
     return;
   }
-  const std::string& t = *text;
+  const std::string& t = parsed ? parsed->store->text : *text;
   const bool python = lang::language_of(paths[i]) == lang::Language::Python;
   std::vector<size_t> heads;  // Python: the offset right after each `class` token
   size_t k = 0;
@@ -1031,6 +1042,24 @@ const std::vector<FactPtr>* ChangeFacts::query_in_files(const std::string& sourc
   auto built = s->build_in_files(*this, scope, files);
   if (!built) return nullptr;
   return keyed_cache_.emplace(key, intern(std::move(*built))).first->second.get();
+}
+
+bool ChangeFacts::may_hold(const std::string& path, std::string_view word) const {
+  if (!word_index_) return true;
+  const WordIndex& idx = *word_index_;
+  auto at = idx.ids.find(path);
+  if (at == idx.ids.end()) return true;
+  const uint32_t i = at->second;
+  if (i >= idx.indexed.size() || !idx.indexed[i]) return true;
+  // index_file leaves these out unread (a changed file it does not analyse) or keeps them as
+  // candidates of every word (idx.always: skipped by parsing)
+  const ChangedFile* cf = change_->find(path);
+  if (cf && (!analysable(*cf) || cf->status == FileStatus::Deleted)) return true;
+  if (std::binary_search(idx.always.begin(), idx.always.end(), i)) return true;
+  int64_t id = idx.token_id(word);
+  if (id < 0) return false;
+  const auto& post = idx.postings[static_cast<size_t>(id)];
+  return std::binary_search(post.begin(), post.end(), i);
 }
 
 std::vector<std::string> ChangeFacts::files_holding(const std::string& name, Holding where) {

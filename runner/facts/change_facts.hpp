@@ -83,6 +83,13 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   /// the source throws.
   const std::vector<dsl::FactPtr>& query(const std::string& source, const dsl::Scope& scope) override;
   bool is_added(std::string_view path, int line) const override;
+  /// Whether head file `path` may hold `word` as a whole identifier token (a maximal run of
+  /// `[A-Za-z0-9_]`): false only when the word index, built already for a rule that asked (it is
+  /// never built here), read the file's text and the token is not in it, or found no text to
+  /// read; true for a file it did not index (not listed, skipped by a glob, binary, over the size
+  /// limit, a changed file that is not analysable). Lets a later step skip re-reading a file
+  /// that cannot hold a word. Never throws.
+  bool may_hold(const std::string& path, std::string_view word) const;
   /// Facts::reads_no_file: true for `changed` when no changed file is left at head (deleted or
   /// not analysable), and for `base` when every changed file is added (an audit); false for
   /// every other scope. Never throws.
@@ -213,6 +220,9 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
   std::map<std::string, std::shared_ptr<const lang::SourceModel>> transient_;
   /// File sides parsed at least once ("h:" / "b:" + path): their notes are recorded once.
   std::set<std::string> parsed_;
+  /// File sides ("h:" / "b:" + path) whose text was rebuilt from the hunks (read_text): their
+  /// models do not hold the file's text.
+  std::set<std::string> from_hunks_;
   std::vector<std::string> notes_;
   std::vector<std::string> incomplete_;
   std::function<void(const std::string&, bool)> hook_;

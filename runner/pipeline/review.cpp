@@ -139,6 +139,7 @@ ReviewResult review(const std::shared_ptr<const change::Change>& change,
     if (line < 1 || line > static_cast<int>(m->lines.size())) return std::string();
     return std::string(m->comment(line - 1));
   };
+  inline_opts.may_hold = [&facts](const std::string& path, std::string_view word) { return facts.may_hold(path, word); };
   out.suppression_warnings = report::apply_inline_suppressions(out.findings, source, inline_opts);
   for (const auto& w : out.suppression_warnings) {
     if (o.warnings) *o.warnings << "warning: " << report::terminal_safe(w) << "\n";

@@ -24,10 +24,12 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// What an ignore comment holds right after its opener and blanks.
+constexpr std::string_view kPrefix = "review: ignore[";
+
 /// Tries to parse "review: ignore[...] reason" right after a comment opener at `rest`.
 std::optional<IgnoreComment> parse_after_opener(std::string_view rest, bool html) {
   rest = trim(rest);
-  static constexpr std::string_view kPrefix = "review: ignore[";
   if (rest.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   rest.remove_prefix(kPrefix.size());
   std::size_t close = rest.find(']');
@@ -54,6 +56,9 @@ std::optional<IgnoreComment> parse_after_opener(std::string_view rest, bool html
 }  // namespace
 
 std::optional<IgnoreComment> parse_ignore_comment(std::string_view line) {
+  // Every ignore comment holds its prefix verbatim (parse_after_opener): most lines are
+  // rejected by one search instead of a comment-opener test at each position.
+  if (line.find(kPrefix) == std::string_view::npos) return std::nullopt;
   for (std::size_t pos = 0; pos < line.size(); ++pos) {
     std::optional<IgnoreComment> c;
     if (line[pos] == '#') c = parse_after_opener(line.substr(pos + 1), false);
@@ -211,6 +216,8 @@ std::vector<std::string> unknown_ignore_ids(const review::change::Change& change
     bool head_read = false;
     for (const auto& h : f.hunks) {
       if (h.elided) {  // a file added whole: its lines are the head text's (Hunk::elided)
+        if (!head_read && options.may_hold && !(options.may_hold(f.path, "review") && options.may_hold(f.path, "ignore")))
+          break;  // no ignore comment in it: not read
         if (!head_read && change.content) head = change.content->head(f.path);
         head_read = true;
         if (!head) continue;

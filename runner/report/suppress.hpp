@@ -50,6 +50,10 @@ struct InlineOptions {
   /// Whether head line `line` of `path` is an added line of the change. An ignore comment on
   /// an added line is one the change adds: the finding it suppresses has `suppressed_by_change`.
   std::function<bool(const std::string& path, int line)> added;
+  /// Whether head file `path` may hold `word` as a whole identifier token; false lets
+  /// unknown_ignore_ids skip reading a file added whole (an audit's every file) that cannot hold
+  /// an ignore comment ("review" and "ignore" are tokens of each). Unset: every file may.
+  std::function<bool(const std::string& path, std::string_view word)> may_hold;
   /// false (configuration `inline-suppressions: base-only`): an ignore comment the change adds
   /// suppresses nothing; the finding stays and a warning says why.
   bool honour_added = true;

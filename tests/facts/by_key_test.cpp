@@ -813,3 +813,66 @@ TEST_CASE("binary files, always read, do not count as files holding the key", "[
   REQUIRE(sym != nullptr);
   CHECK(files_of(*sym) == std::set<std::string>{"pkg/f3.py"});
 }
+
+TEST_CASE("may_hold: false only for a file the word index read without the token", "[facts][bykey]") {
+  ChangeBuilder b;
+  b.file("pkg/a.py", "X = 1\n", "X = 2  # review: ignore[B1] reason\n");
+  b.unchanged("pkg/b.py", "def quiet():\n    return 'reviewer ignored'\n");  // tokens inside longer ones only
+  b.unchanged("docs/notes.md", "review: ignore[X] in prose\n");
+  b.unchanged("pkg/blob.py", std::string("review\0ignore", 13));  // binary: kept as a candidate
+  auto facts = b.facts();
+  // no word index yet: every file may hold every word, and asking builds none
+  CHECK(facts->may_hold("pkg/b.py", "ignore"));
+  CHECK(facts->may_hold("pkg/b.py", "nothing_here"));
+  REQUIRE(facts->query_containing("lines", kRepo, {"quiet"}) != nullptr);  // builds it (every language)
+  CHECK(facts->may_hold("pkg/a.py", "review"));
+  CHECK(facts->may_hold("pkg/a.py", "ignore"));
+  CHECK_FALSE(facts->may_hold("pkg/b.py", "ignore"));  // "ignored" is another token
+  CHECK_FALSE(facts->may_hold("pkg/b.py", "review"));
+  CHECK(facts->may_hold("pkg/b.py", "quiet"));
+  CHECK(facts->may_hold("docs/notes.md", "ignore"));
+  CHECK_FALSE(facts->may_hold("docs/notes.md", "quiet"));
+  CHECK(facts->may_hold("pkg/blob.py", "anything"));
+  CHECK(facts->may_hold("not/listed.py", "anything"));
+}
+
+TEST_CASE("the word index reads a parsed file's text from its model, not from the content again", "[facts][bykey]") {
+  ChangeBuilder b;
+  b.file("pkg/a.py", "def alpha():\n    return 1\n", "def alpha():\n    return beta_helper(2)\n");
+  b.unchanged("pkg/b.py", "def beta_helper(x):\n    return x\n");
+  for (int i = 0; i < 6; ++i) b.unchanged("pkg/o" + std::to_string(i) + ".py", "def f" + std::to_string(i) + "():\n    pass\n");
+  b.change.content = b.content;
+  auto change = std::make_shared<review::change::Change>(b.change);
+  auto counting = std::make_shared<CountingContent>(b.content);
+  change->content = counting;
+  review::facts::ChangeFacts facts(change);
+  facts.query("functions", kRepo);  // parses every Python file of the tree
+  const auto before = counting->reads;
+  CHECK(before.at("pkg/b.py") == 1);
+  const auto* got = facts.query_containing("symbols", kRepo, {"beta_helper"});
+  REQUIRE(got != nullptr);
+  CHECK(files_of(*got) == std::set<std::string>{"pkg/a.py", "pkg/b.py"});
+  CHECK(counting->reads == before);  // the index took the models' texts
+}
+
+TEST_CASE("the word index does not take a model rebuilt from the hunks for the file's text", "[facts][bykey]") {
+  // a diff without its files (no content at all): the files are the changed ones, their models
+  // hold the hunk lines only, and a.py's hunk lacks its `def alpha` line
+  ChangeBuilder b;
+  b.file("pkg/a.py", "def alpha():\n    return 1\n", "def alpha():\n    return 2\n");
+  b.file("pkg/c.py", "def gamma():\n    pass\n", "def gamma():\n    return 3\n");
+  auto& hunk = b.change.files[0].hunks[0];
+  hunk.lines.erase(hunk.lines.begin());  // the context line `def alpha():`
+  hunk.old_start = hunk.new_start = 2;
+  hunk.old_count = hunk.new_count = 1;
+  b.content->head_texts_.clear();
+  b.content->base_texts_.clear();
+  auto facts = b.facts();
+  REQUIRE(facts->model("pkg/a.py", false) != nullptr);  // parsed, from the hunks
+  CHECK(facts->model("pkg/a.py", false)->text_lines.size() == 2);
+  const auto* got = facts->query_containing("symbols", kRepo, {"gamma"});
+  REQUIRE(got != nullptr);
+  CHECK(files_of(*got) == std::set<std::string>{"pkg/c.py"});
+  CHECK(facts->may_hold("pkg/a.py", "alpha"));  // its text is unknown: a candidate of every word
+  CHECK(facts->may_hold("pkg/a.py", "gamma"));
+}

@@ -1,9 +1,12 @@
 #include "runner/report/suppress.hpp"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "catch.hpp"
 #include "fixture.hpp"
+#include "runner/change/memory.hpp"
 #include "runner/report/fingerprint.hpp"
 
 using namespace review::report;
@@ -92,4 +95,47 @@ TEST_CASE("read_baseline errors") {
   CHECK(err("[1]") == "b.json: expected a JSON array of fingerprint strings");
   CHECK(err("[").rfind("b.json: not valid JSON: ", 0) == 0);
   CHECK(err("[1e400]").rfind("b.json: not valid JSON: ", 0) == 0);  // out_of_range, not parse_error
+}
+
+TEST_CASE("unknown_ignore_ids: a file added whole is read unless it cannot hold an ignore comment") {
+  // Counts the head texts asked (an audit reads every file of the tree for this).
+  struct Counting final : review::change::MemoryContent {
+    std::map<std::string, int> reads;
+    std::optional<std::string> head(const std::string& path) override {
+      ++reads[path];
+      return MemoryContent::head(path);
+    }
+  };
+  auto content = std::make_shared<Counting>();
+  content->head_texts_ = {{"a.py", "x = 1\ny = 2  # review: ignore[NOPE] reason\n"}, {"b.py", "z = 3\n"}};
+  review::change::Change change;
+  for (const char* path : {"a.py", "b.py"}) {
+    review::change::ChangedFile f;
+    f.path = path;
+    f.status = review::change::FileStatus::Added;
+    review::change::Hunk h;
+    h.new_start = 1;
+    h.new_count = path == std::string("a.py") ? 2 : 1;
+    h.elided = true;
+    f.hunks.push_back(h);
+    change.files.push_back(f);
+  }
+  change.content = content;
+  const std::vector<std::string> nope{"a.py:2: `review: ignore[NOPE]` names no rule of the loaded rulesets (it suppresses nothing)"};
+  CHECK(unknown_ignore_ids(change, {"R1"}) == nope);
+  CHECK(content->reads == std::map<std::string, int>{{"a.py", 1}, {"b.py", 1}});
+  // a file that cannot hold one of the two words is not read; one that may is read as before
+  InlineOptions o;
+  std::vector<std::pair<std::string, std::string>> asked;
+  o.may_hold = [&](const std::string& path, std::string_view word) {
+    asked.emplace_back(path, std::string(word));
+    return path == "a.py";
+  };
+  content->reads.clear();
+  CHECK(unknown_ignore_ids(change, {"R1"}, o) == nope);
+  CHECK(content->reads == std::map<std::string, int>{{"a.py", 1}});
+  CHECK(std::count(asked.begin(), asked.end(), std::make_pair(std::string("b.py"), std::string("review"))) == 1);
+  // a wrong answer is trusted: the comment is then missed (the words are what an ignore comment holds)
+  o.may_hold = [](const std::string&, std::string_view word) { return word != "ignore"; };
+  CHECK(unknown_ignore_ids(change, {"R1"}, o).empty());
 }
