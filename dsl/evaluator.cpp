@@ -550,6 +550,19 @@ class Evaluator final : public RuleEngine {
     std::string last_key;
     uint64_t last_hash = 0;
     bool have_last = false;
+    // Word indexes: the buckets of recent tokens, direct-mapped by length and end characters (a
+    // few tokens, `self`, `if`, `torch`, are most of a repository's): a hit compares the token
+    // with the bucket's key instead of hashing it and probing the map. Nodes of the map never
+    // move, so the pointers stay valid while it grows.
+    struct Recent {
+      const std::string* key = nullptr;
+      std::vector<uint32_t>* bucket = nullptr;
+    };
+    std::vector<Recent> recent(p.kind == Probe::Kind::Word ? 1024 : 0);
+    auto slot = [](std::string_view k) {
+      return (k.size() * 131u + static_cast<unsigned char>(k.front()) * 31u + static_cast<unsigned char>(k.back()) +
+              static_cast<unsigned char>(k[k.size() / 2]) * 7u) & 1023u;
+    };
     for (uint32_t i = 0; i < facts.size(); ++i) {
       auto add = [&](std::string_view k) {
         if (p.kind != Probe::Kind::Word) {
@@ -561,9 +574,13 @@ class Evaluator final : public RuleEngine {
           idx.keyed.add(last_hash, i);
           return;
         }
-        auto at = idx.buckets.find(k);
-        if (at == idx.buckets.end()) at = idx.buckets.emplace(std::string(k), std::vector<uint32_t>()).first;
-        auto& b = at->second;
+        Recent& r = recent[slot(k)];  // k is a token: never empty
+        if (!r.key || *r.key != k) {
+          auto at = idx.buckets.find(k);
+          if (at == idx.buckets.end()) at = idx.buckets.emplace(std::string(k), std::vector<uint32_t>()).first;
+          r = {&at->first, &at->second};
+        }
+        auto& b = *r.bucket;
         if (b.empty() || b.back() != i) b.push_back(i);
       };
       // one string (the field's value, or an element of a list value); for Capture, whether the

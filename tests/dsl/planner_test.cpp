@@ -605,6 +605,33 @@ TEST_CASE("planner: word lookups keep every fact the regex matches") {
         }) >= 6);
 }
 
+TEST_CASE("planner: word lookups over thousands of distinct tokens keep every fact the regex matches") {
+  // 2,000 tokens of 1-8 characters over 600 lines: many share a length and end characters, so
+  // the index's recent-token slots are taken over again and again (a stale slot would lose or
+  // misfile a line)
+  auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^key (?P<w>\\w+)$/\n"
+                                  "  for k in lines(repo) where k.code ~ /\\b{w}\\b/",
+                             "{w} {k.file}:{k.line}"));
+  REQUIRE(loaded.program->plan("R").find("word") != std::string::npos);
+  CHECK(planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
+          f.changed = {"a.py"};
+          std::mt19937 rng(7);
+          std::vector<std::string> toks;
+          const std::string alphabet = "abcxyz_019";
+          for (int t = 0; t < 2000; ++t) {
+            std::string w(1 + rng() % 8, 'a');
+            for (auto& c : w) c = alphabet[rng() % alphabet.size()];
+            toks.push_back(w);
+          }
+          for (int i = 0; i < 40; ++i) f.add("lines", "a.py", i + 1, {{"code", Value("key " + toks[rng() % 300])}});
+          for (int i = 0; i < 600; ++i) {
+            std::string code;
+            for (int n = 0; n < 6; ++n) code += toks[rng() % toks.size()] + (n % 2 ? "." : " ");
+            f.add("lines", "b.py", i + 1, {{"code", Value(code)}});
+          }
+        }) >= 20);
+}
+
 TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact the regex matches") {
   auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
                                   "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
