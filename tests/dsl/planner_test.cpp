@@ -632,6 +632,30 @@ TEST_CASE("planner: word lookups over thousands of distinct tokens keep every fa
         }) >= 20);
 }
 
+TEST_CASE("planner: a regex set's answers for recurring values equal nested loops") {
+  // 9,000 lines: 6,000 distinct values (more than the index's table of recent values holds, so
+  // slots are taken over), values that recur far apart, and values too long to keep; three
+  // rules' regexes on one field share a set
+  auto loaded = load_ok(rule("A", "  for l in lines(changed) where l.code ~ /^k\\d+5$/", "{l.line}") +
+                        rule("B", "  for l in lines(changed) where l.code ~ /zz|^r[0-4]/", "{l.line}") +
+                        rule("C", "  for l in lines(changed) where l.code ~ /\\d{3}$/ and l.line > 10", "{l.line}"));
+  REQUIRE(loaded.program->plan("A").find("regex set") != std::string::npos);
+  CHECK(planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
+          f.changed = {"a.py"};
+          std::mt19937 rng(11);
+          for (int i = 0; i < 9000; ++i) {
+            std::string code;
+            switch (rng() % 4) {
+              case 0: code = "k" + std::to_string(rng() % 6000); break;             // many distinct
+              case 1: code = "r" + std::to_string(rng() % 9); break;                // recurring
+              case 2: code = std::string(300 + rng() % 3, 'z') + std::to_string(rng() % 1000); break;  // too long
+              default: code = std::string(rng() % 3, ' '); break;                   // blank-like
+            }
+            f.add("lines", "a.py", i + 1, {{"code", Value(code)}});
+          }
+        }) >= 3000);
+}
+
 TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact the regex matches") {
   auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
                                   "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
