@@ -656,6 +656,38 @@ TEST_CASE("planner: a regex set's answers for recurring values equal nested loop
         }) >= 3000);
 }
 
+TEST_CASE("evaluator: a regex asked of recurring texts answers as RE2 does for each") {
+  // per-file scopes, so each line's regex is asked as a condition (no regex set index): two
+  // rules ask the same hole-free regex of the same lines, 4,000 lines with 2,500 distinct texts
+  // (more than the evaluator keeps answers for), recurring ones, and ones too long to keep
+  auto loaded = load_ok(rule("A", "  for f in files(changed)\n  for l in lines(f.path) where l.code ~ /q[0-4]7/", "{l.line}") +
+                        rule("B", "  for f in files(changed)\n  for l in lines(f.path) where l.code ~ /q[0-4]7/ and l.line > 0",
+                             "{l.line}"));
+  MemoryFacts f;
+  f.changed = {"a.py", "b.py"};
+  f.add("files", "a.py", 0, {{"path", Value("a.py")}});
+  f.add("files", "b.py", 0, {{"path", Value("b.py")}});
+  std::mt19937 rng(5);
+  std::set<std::string> expected;
+  for (int i = 0; i < 4000; ++i) {
+    std::string code;
+    switch (rng() % 3) {
+      case 0: code = "q" + std::to_string(rng() % 2500); break;
+      case 1: code = "q" + std::to_string(rng() % 12) + "7"; break;
+      default: code = std::string(300, ' ') + "q" + std::to_string(rng() % 90); break;
+    }
+    const char* file = i % 2 ? "b.py" : "a.py";
+    f.add("lines", file, i + 1, {{"code", Value(code)}});
+    if (re2::RE2::PartialMatch(code, "q[0-4]7")) expected.insert(std::string(file) + ":" + std::to_string(i + 1));
+  }
+  EvalResult r = evaluate(*loaded.program, f, EvalOptions{});
+  std::set<std::string> got_a, got_b;
+  for (const auto& x : r.findings) (x.rule_id == "A" ? got_a : got_b).insert(x.file + ":" + x.problem);  // the problem is l.line
+  CHECK(expected.size() > 300);
+  CHECK(got_a == expected);
+  CHECK(got_b == expected);
+}
+
 TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact the regex matches") {
   auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^(?P<w>.*)$/\n"
                                   "  for k in lines(l.file) where k.code ~ /(add|max_)\\(\\s*&?{w}\\b/",
