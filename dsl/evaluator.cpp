@@ -783,8 +783,9 @@ class Evaluator final : public RuleEngine {
     };
     // The answers for recent values, direct-mapped by the value's hash: facts in a row often
     // hold the same value (a line's file or function), and short lines recur across a tree
-    // (blank ones, `else:`, `)`, `return x`): about two in five of ROCm/ATOM's 377,293 lines
-    // are found in a table of kMemoSlots. Values longer than kMemoLength are asked each time.
+    // (blank ones, `else:`, `)`, `return x`): a table of kMemoSlots held about two in five of
+    // ROCm/ATOM's 377,293 raw lines in a simulation, and an ATOM audit's RE2::Set passes fell by
+    // a quarter. Values longer than kMemoLength are asked each time.
     struct Memo {
       bool used = false;
       std::string text;
