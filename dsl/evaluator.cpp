@@ -61,6 +61,42 @@ struct MemoryExceeded {};
 /// memory through a chain of joins.
 constexpr size_t kMaxJoinedString = size_t{1} << 20;
 
+/// Answers kept for recent texts of at most kMaxText bytes, direct-mapped by the text's hash:
+/// a slot holds its whole text and is compared whole, so an answer is never another text's.
+/// The regex indexes and conditions ask the same texts again and again (the lines of one
+/// function, blank lines, `else:`, several rules' `/[^\s"']/` on the same lines).
+template <class T>
+class RecentAnswers {
+ public:
+  static constexpr size_t kMaxText = 256;
+  /// A table of `slots` (a power of two) slots.
+  explicit RecentAnswers(size_t slots) : slots_(slots) {}
+  /// The answer kept for `text`, or nullptr (always for a text over kMaxText bytes).
+  const T* find(std::string_view text) const {
+    if (text.size() > kMaxText) return nullptr;
+    const Slot& s = slots_[slot(text)];
+    return s.used && s.text == text ? &s.answer : nullptr;
+  }
+  /// Keeps `answer` for `text`, in place of the slot's previous text; nothing for a text over
+  /// kMaxText bytes.
+  void keep(std::string_view text, const T& answer) {
+    if (text.size() > kMaxText) return;
+    Slot& s = slots_[slot(text)];
+    s.text.assign(text);
+    s.answer = answer;
+    s.used = true;
+  }
+
+ private:
+  struct Slot {
+    bool used = false;
+    std::string text;
+    T answer{};
+  };
+  size_t slot(std::string_view text) const { return std::hash<std::string_view>()(text) & (slots_.size() - 1); }
+  std::vector<Slot> slots_;
+};
+
 struct Binding {
   std::string_view name;
   Value value;
@@ -316,15 +352,9 @@ class Evaluator final : public RuleEngine {
     bool ints = false;
   };
   std::unordered_map<std::string, Index> indexes_;
-  /// match_texts' answers for recent texts, per regex without holes: direct-mapped by the
-  /// text's hash (texts up to kMemoLength bytes).
-  struct MatchMemo {
-    bool used = false;
-    bool hit = false;
-    std::string text;
-  };
+  /// match_texts' answers for recent texts, per regex without holes.
   static constexpr size_t kMatchMemoSlots = 1024;
-  std::unordered_map<const CompiledRegex*, std::vector<MatchMemo>> match_memo_;
+  std::unordered_map<const CompiledRegex*, RecentAnswers<bool>> match_memo_;
   std::unordered_map<const ast::Domain*, bool> none_in_change_;  ///< see none_in_change
   /// The files a `for` with ForPlan::by_files looks up in the body running now, by its probe:
   /// sorted, and joined (each followed by '\x1e') as the name of their facts' index.
@@ -702,10 +732,8 @@ class Evaluator final : public RuleEngine {
   static constexpr size_t kSetSize = 12;
   /// FilteredRE2's shortest atom: shorter literals (`(`, `if`) are in too many values to filter.
   static constexpr int kMinAtom = 3;
-  /// regex_set_index's table of recent values and their answers: its slots (a power of two),
-  /// and the longest value it keeps.
+  /// regex_set_index's table of recent values and their answers (RecentAnswers' slots).
   static constexpr size_t kMemoSlots = 4096;
-  static constexpr size_t kMemoLength = 256;
 
   /// A Regex index: bucket "r<k>" holds, ascending, the facts whose field (a string, or a list
   /// holding a string) the k-th regex of the probe's set matches. One pass per value of each
@@ -781,30 +809,17 @@ class Evaluator final : public RuleEngine {
       auto& b = *buckets[k];
       if (b.empty() || b.back() != i) b.push_back(i);
     };
-    // The answers for recent values, direct-mapped by the value's hash: facts in a row often
-    // hold the same value (a line's file or function), and short lines recur across a tree
-    // (blank ones, `else:`, `)`, `return x`): a table of kMemoSlots held about two in five of
-    // ROCm/ATOM's 377,293 raw lines in a simulation, and an ATOM audit's RE2::Set passes fell by
-    // a quarter. Values longer than kMemoLength are asked each time.
-    struct Memo {
-      bool used = false;
-      std::string text;
-      std::vector<size_t> hits;
-    };
-    std::vector<Memo> memo(kMemoSlots);
-    Memo scratch_memo;  // the answer for a value too long to keep
+    // The answers for recent values: facts in a row often hold the same value (a line's file or
+    // function), and short lines recur across a tree (blank ones, `else:`, `)`, `return x`): a
+    // table of kMemoSlots held about two in five of ROCm/ATOM's 377,293 raw lines in a
+    // simulation, and an ATOM audit's RE2::Set passes fell by a quarter.
+    RecentAnswers<std::vector<size_t>> memo(kMemoSlots);
+    std::vector<size_t> last_hits;  // the regexes the value matches (reused from value to value)
     auto one = [&](std::string_view text, uint32_t i) {
-      Memo* m = &scratch_memo;
-      if (text.size() <= kMemoLength) {
-        m = &memo[std::hash<std::string_view>()(text) & (kMemoSlots - 1)];
-        if (m->used && m->text == text) {
-          for (size_t k : m->hits) add(k, i);
-          return;
-        }
-        m->used = false;  // until its answer is complete
-        m->text.assign(text);
+      if (const auto* known = memo.find(text)) {
+        for (size_t k : *known) add(k, i);
+        return;
       }
-      std::vector<size_t>& last_hits = m->hits;
       last_hits.clear();
       for (const Part& part : parts) {
         hits.clear();
@@ -834,7 +849,7 @@ class Evaluator final : public RuleEngine {
               last_hits.push_back(static_cast<size_t>(k));
         }
       }
-      m->used = m != &scratch_memo;
+      memo.keep(text, last_hits);
       // bucket order is fact order; within one fact the order of the regexes does not matter
       for (size_t k : last_hits) add(k, i);
     };
@@ -1260,30 +1275,20 @@ class Evaluator final : public RuleEngine {
     // A regex without holes whose groups nobody reads: its answers for recent texts are kept
     // (several rules ask the same regex of the same lines: `/[^\s"']/`, a line that is not
     // blank, some 400,000 times in an ATOM audit)
-    std::vector<MatchMemo>* memo = nullptr;
-    if (cr.holes.empty() && !named) {
-      memo = &match_memo_[&cr];
-      if (memo->empty()) memo->resize(kMatchMemoSlots);
-    }
+    RecentAnswers<bool>* memo = nullptr;
+    if (cr.holes.empty() && !named) memo = &match_memo_.try_emplace(&cr, kMatchMemoSlots).first->second;
     auto try_one = [&](std::string_view text) {
       // a literal prefilter: a text without the literals or hole values every match of one of
       // the pattern's alternatives holds cannot match (literal_needs)
       if (!cr.needs.passes(text, holes)) return false;
-      MatchMemo* m = nullptr;
-      if (memo && text.size() <= kMemoLength) {
-        m = &(*memo)[std::hash<std::string_view>()(text) & (kMatchMemoSlots - 1)];
-        if (m->used && m->text == text) return m->hit;
-      }
+      if (memo)
+        if (const bool* known = memo->find(text)) return *known;
       if (!compiled) {
         re = cr.instance(holes);
         compiled = true;
       }
       const bool hit = re && regex_search(*re, text, named ? &groups : nullptr);
-      if (m) {
-        m->text.assign(text);
-        m->hit = hit;
-        m->used = true;
-      }
+      if (memo) memo->keep(text, hit);
       return hit;
     };
     const bool hit = each(try_one);
