@@ -512,10 +512,7 @@ std::vector<CloneToken> generic_clone_tokens(std::string_view s) {
   std::vector<CloneToken> out;
   if (s.size() > kMaxCloneText) return out;
   out.reserve(s.size() / 4);  // about one token per 4 bytes of code: no regrowth copies
-  // a token of s[from, to)
-  auto token = [&](size_t from, size_t to, Kind kind, int at) {
-    out.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to - from), kind, at, false});
-  };
+  auto token = [&](size_t from, size_t to, Kind kind, int at) { out.push_back(CloneToken::of(from, to, kind, at)); };
   int line = 0;
   size_t i = 0, n = s.size();
   while (i < n) {

@@ -32,6 +32,11 @@ struct CloneToken {
 
   /// The token's text: \a source is the text it was made from (its block's `text`).
   std::string_view text(std::string_view source) const { return source.substr(begin, size); }
+  /// The token of bytes [from, to) of its text, on 0-based line \a line, not filler (a tokenizer
+  /// keeps its texts under kMaxCloneText bytes, so the offsets fit).
+  static CloneToken of(size_t from, size_t to, Kind kind, int line) {
+    return {static_cast<uint32_t>(from), static_cast<uint32_t>(to - from), kind, line, false};
+  }
 };
 
 /// The most bytes of text a tokenizer reads (CloneToken's offsets are 32-bit): a longer text gives

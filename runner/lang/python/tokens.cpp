@@ -73,10 +73,7 @@ std::vector<CloneToken> clone_tokens(std::string_view s) {
   out.reserve(s.size() / 4);  // about one token per 4 bytes of Python: no regrowth copies
   int line = 0, depth = 0;
   size_t stmt = 0;  // index in `out` of the current logical line's first token
-  // a token of s[from, to)
-  auto token = [&](size_t from, size_t to, Kind kind, int at) {
-    out.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to - from), kind, at, false});
-  };
+  auto token = [&](size_t from, size_t to, Kind kind, int at) { out.push_back(CloneToken::of(from, to, kind, at)); };
   auto end_statement = [&]() {
     if (stmt < out.size()) {
       const std::string_view first = out[stmt].text(s);
