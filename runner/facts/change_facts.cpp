@@ -783,9 +783,8 @@ void ChangeFacts::index_file(WordIndex& idx, uint32_t i, std::vector<uint32_t>* 
     else
       text = change_->content->head(paths[i]);
   }
-  if (parsed) text.emplace();  // a stand-in: `t` below is the model's text
   // what parse() would skip with a note, or read from the hunks: always a candidate
-  if (!text) {
+  if (!parsed && !text) {
     if (cf) idx.always.push_back(i);
     return;
   }
