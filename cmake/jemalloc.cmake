@@ -5,8 +5,9 @@
 # only, so the binary stays self-contained (cmake/static_deps.cmake) and the unit tests keep the
 # C library's allocator. Not with sanitizers (they bring their own allocator). When the archive
 # is missing the runner links with the C library's allocator and says so.
-# runner/facts/free_memory.cpp finds jemalloc at run time (a weak mallctl) to purge its arenas
-# after large releases, where glibc's heap is trimmed.
+# runner/facts/free_memory.cpp sets jemalloc's decay time (malloc_conf) and finds jemalloc at run
+# time (a weak mallctl) to let its arenas' free pages decay after large releases, where glibc's
+# heap is trimmed.
 option(REVIEW_JEMALLOC "Link jemalloc statically into the runner binary as its allocator" ON)
 
 # review_use_jemalloc(TARGET): links the static jemalloc into executable TARGET when enabled.

@@ -566,7 +566,8 @@ void ChangeFacts::release(const std::string& source) {
   reset_state(source);
   for (auto& r : repositories_)
     if (r.facts) r.facts->release(source);
-  // Give the freed pages back to the system: the allocator keeps free memory inside its heap
+  // Give the freed pages back to the system (with jemalloc, those free longer than its decay
+  // time: free_memory.hpp): the allocator keeps free memory inside its heap
   // (between live blocks, where the facts were) mapped, and a later large block (the clone
   // search's arrays) is mapped anew beside it, so the peak would be the sum of the two. Only
   // after large releases: a trim walks the whole heap (measured with glibc: ~0.7 s of system
