@@ -730,78 +730,122 @@ class Evaluator final : public RuleEngine {
   /// matching slows per byte (ROCm/ATOM's 376,287 line codes against 42 regexes: 835 ms in one
   /// set, 430 ms in sets of 16, about 400 in sets of 12, 2.3 s one regex at a time).
   static constexpr size_t kSetSize = 12;
+  /// RE2 program instructions (RE2::ProgramSize) of one RE2::Set at most; a regex larger than
+  /// this is matched in a set of its own. Most of a set's time is building its DFA's states the
+  /// first time the values lead there, and a large regex multiplies the states of the others:
+  /// ATOM's 9 unfiltered line-code regexes (1,015 instructions, one of them 576) took 161 ms over
+  /// the tree's 138,620 distinct Python lines in one set from cold, 88 ms with the 576 one in a
+  /// set of its own and the 439 of the other 8 in one (aiter's 546,581 lines: 238 → 140 ms);
+  /// sets of at most 300 instructions, 95 ms; of at most 100, 149 ms.
+  static constexpr int kSetProgram = 512;
   /// FilteredRE2's shortest atom: shorter literals (`(`, `if`) are in too many values to filter.
   static constexpr int kMinAtom = 3;
   /// regex_set_index's table of recent values and their answers (RecentAnswers' slots).
   static constexpr size_t kMemoSlots = 4096;
 
-  /// A Regex index: bucket "r<k>" holds, ascending, the facts whose field (a string, or a list
-  /// holding a string) the k-th regex of the probe's set matches. One pass per value of each
-  /// RE2::Set of at most kSetSize of the regexes; when RE2 cannot build a set or its DFA runs
-  /// out of memory on a value, each regex of that set is asked on its own for that value (the
-  /// same answer, more work).
-  void regex_set_index(Index& idx, const std::vector<FactPtr>& facts, const Probe& p) {
-    const auto& regexes = *p.set;
+  /// One RE2::Set of the regexes plain[from, to) of a CompiledSet; `ok` false when RE2 could not
+  /// build it (each regex is then asked on its own).
+  struct SetPart {
+    std::unique_ptr<re2::RE2::Set> set;
+    size_t from = 0, to = 0;
+    bool ok = true;
+  };
+  /// The RE2 objects regex_set_index matches one list of regexes with, built once per
+  /// evaluate() for every index of those regexes (compiled_set). RE2 builds a set's DFA states
+  /// as values lead to them and keeps them in the set: a later index of the same regexes over
+  /// other facts (ATOM's 40 line-code regexes are indexed over three fact lists) starts with
+  /// the states the earlier ones built.
+  struct CompiledSet {
+    /// The literal prefilter (RE2's FilteredRE2, as Semgrep and code search engines use it):
+    /// each regex that needs some literal strings ("atoms") to match is asked only of the values
+    /// that hold them. One RE2::Set of the atoms (case-insensitive literals: FilteredRE2
+    /// lowercases them) is run on each value; the regexes the atoms found let through are asked
+    /// on their own. The regexes no atom filters (`plain`) stay in the RE2::Set `parts`. An ATOM
+    /// audit's 40 regexes on line codes (9 of them unfiltered): 2 passes over each line instead
+    /// of 4, 14% less time over its Python's 245,402 lines. Null when not worth it.
+    std::unique_ptr<re2::FilteredRE2> filter;
+    std::unique_ptr<re2::RE2::Set> atoms;
+    std::vector<bool> filtered;  ///< per regex: asked through the prefilter
+    std::vector<size_t> plain;   ///< the regexes asked through `parts`, ascending
+    std::vector<SetPart> parts;
+  };
+  /// compiled_set's sets, by the addresses of their regexes.
+  std::unordered_map<std::string, std::unique_ptr<CompiledSet>> compiled_sets_;
+
+  /// The CompiledSet of `regexes`, built on first use in this evaluate().
+  const CompiledSet& compiled_set(const std::vector<const CompiledRegex*>& regexes) {
+    std::string key;
+    for (const auto* r : regexes) key += std::to_string(reinterpret_cast<uintptr_t>(r)) + ',';
+    auto& slot = compiled_sets_[key];
+    if (slot) return *slot;
+    slot = std::make_unique<CompiledSet>();
+    CompiledSet& c = *slot;
     re2::RE2::Options o;
     o.set_log_errors(false);
     o.set_max_mem(int64_t{64} << 20);
-    struct Part {
-      std::unique_ptr<re2::RE2::Set> set;
-      size_t from = 0, to = 0;
-      bool ok = true;
-    };
-    // The literal prefilter (RE2's FilteredRE2, as Semgrep and code search engines use it): each
-    // regex that needs some literal strings ("atoms") to match is asked only of the values that
-    // hold them. One RE2::Set of the atoms (case-insensitive literals: FilteredRE2 lowercases
-    // them) is run on each value; the regexes the atoms found let through are asked on their own.
-    // The regexes no atom filters stay in the RE2::Set parts below. An ATOM audit's 40 regexes on
-    // line codes (9 of them unfiltered): 2 passes over each line instead of 4, 14% less time
-    // over its Python's 245,402 lines.
-    std::vector<size_t> plain;  // the regexes asked through `parts`: every one unless prefiltered
-    re2::FilteredRE2 filter(kMinAtom);
-    std::unique_ptr<re2::RE2::Set> atoms;
-    std::vector<bool> filtered(regexes.size(), false);
+    c.filtered.assign(regexes.size(), false);
     // Worth it only when it saves passes over each value: the atoms' set is one pass more than
     // the unfiltered regexes' sets (a set of 6 regexes, one pass before, took twice as long as
     // two passes), so a probe that fits one set is never prefiltered.
     auto passes = [](size_t n) { return (n + kSetSize - 1) / kSetSize; };
     if (opts_.always_prefilter ? regexes.size() >= 2 : passes(regexes.size()) >= 2) {
+      auto filter = std::make_unique<re2::FilteredRE2>(kMinAtom);
       bool added = true;
       for (const auto& r : regexes) {
         int id = 0;
-        added = added && filter.Add(r->re->pattern(), r->re->options(), &id) == re2::RE2::NoError;
+        added = added && filter->Add(r->re->pattern(), r->re->options(), &id) == re2::RE2::NoError;
       }
       std::vector<std::string> strings;
-      if (added) filter.Compile(&strings);
+      if (added) filter->Compile(&strings);
       if (added && !strings.empty()) {
         re2::RE2::Options lo = o;
         lo.set_case_sensitive(false);
-        atoms = std::make_unique<re2::RE2::Set>(lo, re2::RE2::UNANCHORED);
+        auto atoms = std::make_unique<re2::RE2::Set>(lo, re2::RE2::UNANCHORED);
         for (const auto& a : strings) added = added && atoms->Add(re2::RE2::QuoteMeta(a), nullptr) >= 0;
         added = added && atoms->Compile();
         std::vector<int> unfiltered;  // those that pass with no atom found
-        if (added) filter.AllPotentials({}, &unfiltered);
+        if (added) filter->AllPotentials({}, &unfiltered);
         added = added && (opts_.always_prefilter || passes(unfiltered.size()) + 1 < passes(regexes.size()));
         if (added) {
-          for (size_t k = 0; k < regexes.size(); ++k) filtered[k] = true;
-          for (int k : unfiltered) filtered[static_cast<size_t>(k)] = false;
-        } else {
-          atoms.reset();
+          c.filtered.assign(regexes.size(), true);
+          for (int k : unfiltered) c.filtered[static_cast<size_t>(k)] = false;
+          c.filter = std::move(filter);
+          c.atoms = std::move(atoms);
         }
       }
     }
     for (size_t k = 0; k < regexes.size(); ++k)
-      if (!filtered[k]) plain.push_back(k);
-    std::vector<Part> parts;
-    for (size_t from = 0; from < plain.size(); from += kSetSize) {
-      Part part{std::make_unique<re2::RE2::Set>(o, re2::RE2::UNANCHORED), from, std::min(plain.size(), from + kSetSize), true};
-      for (size_t k = part.from; k < part.to; ++k) {
-        std::string error;
-        part.ok = part.ok && part.set->Add(regexes[plain[k]]->re->pattern(), &error) >= 0;
+      if (!c.filtered[k]) c.plain.push_back(k);
+    // in order, a new set when the next regex would pass kSetSize or kSetProgram
+    int program = 0;
+    for (size_t k = 0; k < c.plain.size(); ++k) {
+      const int size = regexes[c.plain[k]]->re->ProgramSize();
+      if (c.parts.empty() || c.parts.back().to - c.parts.back().from >= kSetSize || program + size > kSetProgram) {
+        c.parts.push_back(SetPart{std::make_unique<re2::RE2::Set>(o, re2::RE2::UNANCHORED), k, k, true});
+        program = 0;
       }
-      part.ok = part.ok && part.set->Compile();
-      parts.push_back(std::move(part));
+      SetPart& part = c.parts.back();
+      std::string error;
+      part.ok = part.ok && part.set->Add(regexes[c.plain[k]]->re->pattern(), &error) >= 0;
+      part.to = k + 1;
+      program += size;
     }
+    for (SetPart& part : c.parts) part.ok = part.ok && part.set->Compile();
+    return c;
+  }
+
+  /// A Regex index: bucket "r<k>" holds, ascending, the facts whose field (a string, or a list
+  /// holding a string) the k-th regex of the probe's set matches. One pass per value of each
+  /// RE2::Set of the compiled set (compiled_set); when RE2 cannot build a set or its DFA runs
+  /// out of memory on a value, each regex of that set is asked on its own for that value (the
+  /// same answer, more work).
+  void regex_set_index(Index& idx, const std::vector<FactPtr>& facts, const Probe& p) {
+    const auto& regexes = *p.set;
+    const CompiledSet& c = compiled_set(regexes);
+    const auto& plain = c.plain;
+    const auto& filtered = c.filtered;
+    const auto& parts = c.parts;
+    const auto& atoms = c.atoms;
     std::vector<std::vector<uint32_t>*> buckets;
     for (size_t k = 0; k < regexes.size(); ++k) buckets.push_back(&idx.buckets["r" + std::to_string(k)]);
     std::vector<int> hits, potential;  // reused from value to value
@@ -821,7 +865,7 @@ class Evaluator final : public RuleEngine {
         return;
       }
       last_hits.clear();
-      for (const Part& part : parts) {
+      for (const SetPart& part : parts) {
         hits.clear();
         re2::RE2::Set::ErrorInfo info{re2::RE2::Set::kNoError};
         if (part.ok && part.set->Match(text, &hits, &info)) {
@@ -839,7 +883,7 @@ class Evaluator final : public RuleEngine {
         if (found || info.kind != re2::RE2::Set::kNoError) {
           potential.clear();
           if (found) {
-            filter.AllPotentials(hits, &potential);
+            c.filter->AllPotentials(hits, &potential);
           } else {  // the atoms' DFA ran out of memory: every prefiltered regex is asked
             for (size_t k = 0; k < regexes.size(); ++k)
               if (filtered[k]) potential.push_back(static_cast<int>(k));

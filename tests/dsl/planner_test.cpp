@@ -656,6 +656,45 @@ TEST_CASE("planner: a regex set's answers for recurring values equal nested loop
         }) >= 3000);
 }
 
+TEST_CASE("planner: regex sets split by program size, over two fields, equal nested loops") {
+  // A regex of more than 512 RE2 instructions is matched in an RE2::Set of its own, the small
+  // ones beside it in another; no literal of three characters filters any of them, so all go
+  // through the sets. `code` is indexed by three regexes over lines(changed) and over
+  // lines(repo) (the second index reuses the first's compiled sets), `kind` by two.
+  std::string big = "(?P<x>\\b(";
+  for (int i = 0; i < 40; ++i) big += (i ? "|" : "") + std::string("\\w*(?:i") + std::to_string(i % 10) + "|j" + std::to_string(i) + ")\\w*";
+  big += ")\\s*\\*\\s*[A-Z][A-Z0-9_]*\\b[^;]*)";
+  REQUIRE(re2::RE2(big).ok());
+  REQUIRE(re2::RE2(big).ProgramSize() > 512);
+  // one `let` regex in both lists, first in each: each list still has its own compiled sets
+  auto loaded = load_ok("let big = /" + big + "/\n" +
+                        rule("BIG", "  for l in lines(changed) where l.code ~ big", "{l.line}") +
+                        rule("NB", "  for l in lines(changed) where l.code ~ /\\S/", "{l.line}") +
+                        rule("EQ", "  for l in lines(changed) where l.code ~ /^\\s*\\w+\\s*=/", "{l.line}") +
+                        rule("RBIG", "  for l in lines(repo) where l.kind ~ big and l.line > 2", "{l.file}:{l.line}") +
+                        rule("RNB", "  for l in lines(repo) where l.kind ~ /\\S/ and l.line > 2", "{l.file}:{l.line}") +
+                        rule("REQ", "  for l in lines(repo) where l.code ~ /^\\s*\\w+\\s*=/ and l.line > 2", "{l.file}:{l.line}"));
+  REQUIRE(loaded.program->plan("BIG").find("regex set") != std::string::npos);
+  REQUIRE(loaded.program->plan("RBIG").find("regex set") != std::string::npos);
+  CHECK(planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
+          f.changed = {"a.py"};
+          std::mt19937 rng(23);
+          const char* names[] = {"i3", "xj17y", "row", "ABC", "k", "j39", "tok"};
+          const char* kinds[] = {"", "  j5 * Q", "tok = 1", "i3 * ABC;"};
+          for (int i = 0; i < 3000; ++i) {
+            std::string code(rng() % 3, ' ');
+            switch (rng() % 4) {
+              case 0: code += std::string(names[rng() % 7]) + " * " + names[rng() % 7]; break;
+              case 1: code += std::string(names[rng() % 7]) + " = " + std::to_string(rng() % 50); break;
+              case 2: code += "f(" + std::string(names[rng() % 7]) + ");"; break;
+              default: break;  // blank
+            }
+            // `kind` holds another line's text: the same regexes, other answers
+            f.add("lines", i % 3 ? "a.py" : "b.py", i + 1, {{"code", Value(code)}, {"kind", Value(kinds[rng() % 4])}});
+          }
+        }) >= 1000);
+}
+
 TEST_CASE("evaluator: a regex asked of recurring texts answers as RE2 does for each") {
   // per-file scopes, so each line's regex is asked as a condition (no regex set index): two
   // rules ask the same hole-free regex of the same lines, 4,000 lines with 2,500 distinct texts
