@@ -1374,6 +1374,24 @@ class Evaluator final : public RuleEngine {
     if (op == Op::Match || op == Op::NotMatch)
       if (auto text = lent_text(*e.kids[0]))  // no copy of a line's text per condition
         return Value(op == Op::Match ? match_text(e, *text, true) : !match_text(e, *text, false));
+    if (op == Op::Eq || op == Op::Ne || op == Op::Like || op == Op::NotLike)
+      if (auto a = lent_text(*e.kids[0])) {  // no copy of a fact's text per condition
+        if (op == Op::Like || op == Op::NotLike) {
+          Value r = eval(*e.kids[1]);
+          bool hit = r.is_string() && glob_match(r.as_string(), *a);
+          for (const auto& g : r.as_list())
+            if (!hit && g.is_string() && glob_match(g.as_string(), *a)) hit = true;
+          return Value(hit != (op == Op::NotLike));
+        }
+        // a string equals only a string of the same text (operator== on Value)
+        auto b = e.kids[1]->kind == Expr::Kind::String ? std::optional<std::string_view>(e.kids[1]->text) : lent_text(*e.kids[1]);
+        if (!b) {
+          Value r = eval(*e.kids[1]);
+          if (r.is_string()) b = std::string_view(r.as_string());
+          return Value((b && *a == *b) == (op == Op::Eq));  // `b` views `r`: compared before it goes
+        }
+        return Value((*a == *b) == (op == Op::Eq));
+      }
     Value l = eval(*e.kids[0]);
     if (op == Op::Match) return Value(match(e, l, true));
     if (op == Op::NotMatch) return Value(!l.is_null() && !match(e, l, false));
