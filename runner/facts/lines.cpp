@@ -53,14 +53,14 @@ class LineFields final : public dsl::FieldProvider {
         removed_mode_(!removed_.empty()) {}
 
   Value field(int index, std::string_view name) const override {
-    if (auto t = text(index, name)) return Value(std::string(*t));
     int line = 0;
     std::string_view text;
     if (!locate(index, line, text)) return {};
+    // `added` first: most rules ask it of every line they read
+    if (name == "added") return Value(added(line));
     const lang::LineInfo* li = modelled(line) ? &m_->lines[line - 1] : nullptr;
     if (name == "in_loop") return Value(li && li->in_loop);
     if (name == "in_condition") return Value(li && li->in_condition);
-    if (name == "added") return Value(added(line));
     if (name == "head_line") {
       if (removed_mode_) return Value(cf_ ? cf_->head_line_of(line) : 0);
       return Value(base_ && cf_ ? cf_->head_line_of(line) : line);
@@ -71,6 +71,7 @@ class LineFields final : public dsl::FieldProvider {
                    : base_ && cf_ && cf_->removed_lines.count(line) ? "removed"
                                                                     : "context");
     }
+    if (auto t = this->text(index, name)) return Value(std::string(*t));  // the string fields
     return {};
   }
 
