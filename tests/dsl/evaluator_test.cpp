@@ -251,6 +251,9 @@ TEST_CASE("evaluator: ==, != and like on a bound fact's text field") {
       // (the finding is at the first `for`'s binding, which has no file: "-")
       {"for v in [1, \"y = 1\"]\n for l in lines where l.code == v and l.code ~ /^(?P<p>\\w)/", "- y"},
       {"for v in [1, \"y = 1\"]\n for l in lines where l.code != v and l.code ~ /^(?P<p>y)/", "- y"},
+      // a field of a bound value that is not a fact is null, and null equals no bool
+      {"for v in [1, \"q\"]\n for l in lines where v.x == l.added and l.code ~ /^(?P<p>\\w)/", ""},
+      {"for v in [1, \"q\"]\n for l in lines where v.x != l.added and l.code ~ /^(?P<p>x)/", "- x"},
       {"for l in lines where l.function like \"f*\" and l.code ~ /^(?P<p>\\w)/", "a.py:1 x | a.py:2 y"},
       {"for l in lines where l.function not like [\"g*\", \"f\"] and l.code ~ /^(?P<p>\\w)/", "b/c.py:7 z"},
   };
