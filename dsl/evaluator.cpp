@@ -1352,25 +1352,6 @@ class Evaluator final : public RuleEngine {
     return b->as_fact()->text(e.path[0]);
   }
 
-  /// lent_text(e) when `e` reads a field a bound fact lends as text; otherwise nullopt, and
-  /// `value` = eval(e), computed from the same binding lookup when `e` reads a bound variable's
-  /// field (a condition's left side is looked up once either way).
-  std::optional<std::string_view> lent_or_eval(const Expr& e, Value& value) {
-    if (e.kind == Expr::Kind::Var && e.path.size() == 1)
-      if (const Value* b = lookup(e.text)) {
-        const Fact* fact = b->as_fact().get();
-        if (!fact) {
-          value = Value();  // a field of a bound non-fact: null, as resolve() gives
-          return std::nullopt;
-        }
-        if (auto t = fact->text(e.path[0])) return t;
-        value = fact->get(e.path[0]);
-        return std::nullopt;
-      }
-    value = eval(e);
-    return std::nullopt;
-  }
-
   /// The comparison operators, told apart by length and first characters (a condition is
   /// evaluated millions of times in an audit: no string comparison per evaluation).
   enum class Op { Match, NotMatch, Eq, Ne, Lt, Le, Gt, Ge, Like, NotLike, In, NotIn };
@@ -1393,9 +1374,8 @@ class Evaluator final : public RuleEngine {
     if (op == Op::Match || op == Op::NotMatch)
       if (auto text = lent_text(*e.kids[0]))  // no copy of a line's text per condition
         return Value(op == Op::Match ? match_text(e, *text, true) : !match_text(e, *text, false));
-    Value l;
-    if (op == Op::Eq || op == Op::Ne || op == Op::Like || op == Op::NotLike) {
-      if (auto a = lent_or_eval(*e.kids[0], l)) {  // no copy of a fact's text per condition
+    if (op == Op::Eq || op == Op::Ne || op == Op::Like || op == Op::NotLike)
+      if (auto a = lent_text(*e.kids[0])) {  // no copy of a fact's text per condition
         if (op == Op::Like || op == Op::NotLike) {
           Value r = eval(*e.kids[1]);
           bool hit = r.is_string() && glob_match(r.as_string(), *a);
@@ -1404,15 +1384,15 @@ class Evaluator final : public RuleEngine {
           return Value(hit != (op == Op::NotLike));
         }
         // a string equals only a string of the same text (operator== on Value)
-        Value r;
-        auto b = e.kids[1]->kind == Expr::Kind::String ? std::optional<std::string_view>(e.kids[1]->text)
-                                                         : lent_or_eval(*e.kids[1], r);
-        if (!b && r.is_string()) b = std::string_view(r.as_string());  // views `r`, alive to the end
-        return Value((b && *a == *b) == (op == Op::Eq));
+        auto b = e.kids[1]->kind == Expr::Kind::String ? std::optional<std::string_view>(e.kids[1]->text) : lent_text(*e.kids[1]);
+        if (!b) {
+          Value r = eval(*e.kids[1]);
+          if (r.is_string()) b = std::string_view(r.as_string());
+          return Value((b && *a == *b) == (op == Op::Eq));  // `b` views `r`: compared before it goes
+        }
+        return Value((*a == *b) == (op == Op::Eq));
       }
-    } else {
-      l = eval(*e.kids[0]);
-    }
+    Value l = eval(*e.kids[0]);
     if (op == Op::Match) return Value(match(e, l, true));
     if (op == Op::NotMatch) return Value(!l.is_null() && !match(e, l, false));
     Value r = eval(*e.kids[1]);
