@@ -733,10 +733,10 @@ class Evaluator final : public RuleEngine {
   /// RE2 program instructions (RE2::ProgramSize) of one RE2::Set at most; a regex larger than
   /// this is matched in a set of its own. Most of a set's time is building its DFA's states the
   /// first time the values lead there, and a large regex multiplies the states of the others:
-  /// ATOM's 9 unfiltered line-code regexes (1,015 instructions, one of them 576) took 161 ms over
-  /// the tree's 138,620 distinct Python lines in one set from cold, 88 ms with the 576 one in a
-  /// set of its own and the 439 of the other 8 in one (aiter's 546,581 lines: 238 → 140 ms);
-  /// sets of at most 300 instructions, 95 ms; of at most 100, 149 ms.
+  /// ATOM's 9 unfiltered line-code regexes (1,015 instructions, one of them 576) took 157 ms over
+  /// the tree's 138,620 distinct Python lines in one set from cold, 84 ms with the 576 one in a
+  /// set of its own and the 439 of the other 8 in one (aiter's 546,581 lines: 219 → 126 ms);
+  /// sets of at most 300 instructions, 88 ms; of at most 100, 138 ms (bench/regex_set_bench).
   static constexpr int kSetProgram = 512;
   /// FilteredRE2's shortest atom: shorter literals (`(`, `if`) are in too many values to filter.
   static constexpr int kMinAtom = 3;
