@@ -1369,6 +1369,14 @@ class Evaluator final : public RuleEngine {
     }
   }
 
+  /// Whether `path` matches the glob `globs` (a string) or one of its strings (a list).
+  static bool like_any(std::string_view path, const Value& globs) {
+    if (globs.is_string()) return glob_match(globs.as_string(), path);
+    for (const auto& g : globs.as_list())
+      if (g.is_string() && glob_match(g.as_string(), path)) return true;
+    return false;
+  }
+
   Value compare(const Expr& e) {
     const Op op = op_of(e.text);
     if (op == Op::Match || op == Op::NotMatch)
@@ -1376,21 +1384,12 @@ class Evaluator final : public RuleEngine {
         return Value(op == Op::Match ? match_text(e, *text, true) : !match_text(e, *text, false));
     if (op == Op::Eq || op == Op::Ne || op == Op::Like || op == Op::NotLike)
       if (auto a = lent_text(*e.kids[0])) {  // no copy of a fact's text per condition
-        if (op == Op::Like || op == Op::NotLike) {
-          Value r = eval(*e.kids[1]);
-          bool hit = r.is_string() && glob_match(r.as_string(), *a);
-          for (const auto& g : r.as_list())
-            if (!hit && g.is_string() && glob_match(g.as_string(), *a)) hit = true;
-          return Value(hit != (op == Op::NotLike));
-        }
+        if (op == Op::Like || op == Op::NotLike) return Value(like_any(*a, eval(*e.kids[1])) != (op == Op::NotLike));
         // a string equals only a string of the same text (operator== on Value)
+        Value r;  // the right side when it lends no view (`b` may view it)
         auto b = e.kids[1]->kind == Expr::Kind::String ? std::optional<std::string_view>(e.kids[1]->text) : lent_text(*e.kids[1]);
-        if (!b) {
-          Value r = eval(*e.kids[1]);
-          if (r.is_string()) b = std::string_view(r.as_string());
-          return Value((b && *a == *b) == (op == Op::Eq));  // `b` views `r`: compared before it goes
-        }
-        return Value((*a == *b) == (op == Op::Eq));
+        if (!b && (r = eval(*e.kids[1])).is_string()) b = std::string_view(r.as_string());
+        return Value((b && *a == *b) == (op == Op::Eq));
       }
     Value l = eval(*e.kids[0]);
     if (op == Op::Match) return Value(match(e, l, true));
@@ -1402,11 +1401,7 @@ class Evaluator final : public RuleEngine {
     // forms false, as it does for `~` and `!~`
     if (op == Op::Like || op == Op::NotLike) {
       if (!l.is_string()) return Value(false);
-      bool hit = false;
-      if (r.is_string()) hit = glob_match(r.as_string(), l.as_string());
-      for (const auto& g : r.as_list())
-        if (!hit && g.is_string() && glob_match(g.as_string(), l.as_string())) hit = true;
-      return Value(hit != (op == Op::NotLike));
+      return Value(like_any(l.as_string(), r) != (op == Op::NotLike));
     }
     if (op == Op::In || op == Op::NotIn) {
       if (l.is_null()) return Value(false);

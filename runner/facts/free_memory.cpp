@@ -21,7 +21,7 @@ extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp
 // of faulting in new ones. Measured on audits of ROCm/ATOM and ROCm/aiter (bench/RESULTS.md,
 // Session 29): a forced purge after each large release made 117,309 and 244,933 page faults;
 // decay at 3 s, 97,856 and 205,889, with aiter's peak unchanged (480 MiB); at 10 s the peak rose
-// to 485-498 MiB. Unused (a plain global) when the C library's allocator is linked instead.
+// to 482-498 MiB. Unused (a plain global) when the C library's allocator is linked instead.
 extern "C" {
 __attribute__((used)) const char* malloc_conf = "dirty_decay_ms:3000";
 }
