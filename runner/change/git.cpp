@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runner/change/audit_tree.hpp"
 #include "runner/change/diff_parser.hpp"
 #include "runner/change/memory.hpp"
 
@@ -209,7 +210,21 @@ std::optional<std::string> GitContent::head(const std::string& path) {
     std::filesystem::path p = std::filesystem::path(repo_) / path;
     return read_file(p);
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = kept_.find(path); it != kept_.end()) {
+      std::string text = std::move(it->second);
+      kept_.erase(it);
+      return text;
+    }
+  }
   return blob(head_sha_, path, head_listing_);
+}
+
+void GitContent::keep(std::unordered_map<std::string, std::string> head_texts) {
+  if (work_tree_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  kept_ = std::move(head_texts);
 }
 
 std::optional<std::string> GitContent::base(const std::string& path) {
@@ -281,6 +296,14 @@ std::string default_base(const std::string& repo, const std::string& head_sha) {
                    "with the head; pass a base revision"};
 }
 
+std::vector<std::string> diff_arguments(const std::string& base, const std::string& head) {
+  std::vector<std::string> args{"-c", "core.quotepath=true", "diff", "--no-ext-diff", "--no-color",
+                                "--no-textconv", "--no-relative", "-M", "--full-index",
+                                "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", base};
+  if (!head.empty()) args.push_back(head);
+  return args;
+}
+
 Change load_git_change(const GitOptions& opts) {
   const std::string& repo = opts.repo;
   std::string head_sha = resolve_revision(repo, opts.work_tree || opts.head.empty() ? "HEAD" : opts.head);
@@ -290,23 +313,26 @@ Change load_git_change(const GitOptions& opts) {
                          : opts.base.empty() ? default_base(repo, head_sha)
                                              : resolve_revision(repo, opts.base);
 
-  std::vector<std::string> args{"-c", "core.quotepath=true", "diff", "--no-ext-diff", "--no-color",
-                                "--no-textconv", "--no-relative", "-M", "--full-index",
-                                "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", base_sha};
-  if (!opts.work_tree) args.push_back(head_sha);
-  args.push_back("--");
-  ProcessResult r = git(repo, args);
-  if (r.exit_code != 0) throw InputError{repo, "git diff failed: " + first_line(r.err)};
-
   Change c;
-  DiffOptions dopts;
-  dopts.max_file_bytes = opts.max_file_bytes;
-  // an audit: every file is added whole and GitContent answers its head text (commits only: a
-  // work tree may change between the diff and a later read)
-  dopts.elide_added_files = opts.all && !opts.work_tree;
-  c.files = parse_unified_diff(r.out, "git diff " + base_sha.substr(0, 12) + " " +
-                                          (opts.work_tree ? std::string("(work tree)") : head_sha.substr(0, 12)),
-                               dopts);
+  // An audit of a commit: every file is added whole and GitContent answers its head text (a
+  // work tree may change between the diff and a later read), so its diff's text would only be
+  // dropped; the tree listing says the same, for less (runner/change/audit_tree.hpp).
+  std::optional<AuditTree> listed;
+  if (opts.all && !opts.work_tree) listed = audit_tree_files(repo, head_sha, base_sha, opts.max_file_bytes);
+  if (listed) {
+    c.files = std::move(listed->files);
+  } else {
+    std::vector<std::string> args = diff_arguments(base_sha, opts.work_tree ? std::string() : head_sha);
+    args.push_back("--");
+    ProcessResult r = git(repo, args);
+    if (r.exit_code != 0) throw InputError{repo, "git diff failed: " + first_line(r.err)};
+    DiffOptions dopts;
+    dopts.max_file_bytes = opts.max_file_bytes;
+    dopts.elide_added_files = opts.all && !opts.work_tree;
+    c.files = parse_unified_diff(r.out, "git diff " + base_sha.substr(0, 12) + " " +
+                                            (opts.work_tree ? std::string("(work tree)") : head_sha.substr(0, 12)),
+                                 dopts);
+  }
   std::vector<std::string> left_out;
   if (opts.work_tree) {
     ProcessResult u = git(repo, {"ls-files", "-z", "--others", "--exclude-standard"});
@@ -337,7 +363,9 @@ Change load_git_change(const GitOptions& opts) {
     if (f.skipped) c.notes.push_back(f.path + ": not analysed (" + f.skip_reason + ")");
   c.pr.base_sha = base_sha;
   c.pr.head_sha = head_sha;
-  c.content = std::make_shared<GitContent>(repo, base_sha, head_sha, opts.work_tree, std::move(left_out));
+  auto content = std::make_shared<GitContent>(repo, base_sha, head_sha, opts.work_tree, std::move(left_out));
+  if (listed) content->keep(std::move(listed->head_texts));
+  c.content = std::move(content);
   return c;
 }
 

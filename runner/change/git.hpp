@@ -61,6 +61,10 @@ class GitContent : public ContentSource {
   /// both, false when it is a blob in only one of them or two different blobs; nullopt with a
   /// work-tree head, when a listing failed, or when neither tree holds `path` as a blob.
   std::optional<bool> same_text(const std::string& path) override;
+  /// Hands over head texts already read (path -> bytes of the blob `head_sha:path`, as
+  /// audit_tree_files returns them): head(path) answers each once from here, giving the bytes up,
+  /// and asks git again after that. Ignored with a work-tree head.
+  void keep(std::unordered_map<std::string, std::string> head_texts);
   /// Number of cat-file requests so far (tests check that one process serves them all).
   int requests() const;
   /// Of requests(), those asked as `REV:PATH` because the side's listing did not hold the path
@@ -84,6 +88,7 @@ class GitContent : public ContentSource {
   mutable std::mutex mutex_;
   std::unique_ptr<CatFileBatch> batch_;
   Listing head_listing_, base_listing_;
+  std::unordered_map<std::string, std::string> kept_;  ///< keep(): head texts not asked for yet
   int named_requests_ = 0;
 };
 
@@ -109,6 +114,11 @@ std::string default_base(const std::string& repo, const std::string& head_sha);
 /// commit); never throws.
 std::optional<std::pair<std::string, std::string>> commit_message(const std::string& repo, const std::string& sha);
 
+/// The arguments after `git -C REPO` of the diff load_git_change runs from `base` to `head`
+/// (`head` empty: the work tree), up to but not including its "--" (audit_tree_files runs the
+/// same diff on a few paths). Never throws.
+std::vector<std::string> diff_arguments(const std::string& base, const std::string& head);
+
 /// Loads the change `base..head` of `opts.repo`:
 ///   git diff --no-ext-diff --no-color --no-textconv -M --full-index --submodule=short BASE HEAD
 /// (without HEAD for `work_tree`, plus every untracked, not ignored file as Added: `git ls-files
@@ -116,7 +126,9 @@ std::optional<std::pair<std::string, std::string>> commit_message(const std::str
 /// `work_tree`), content = GitContent, and one note per skipped file.
 /// With `all`, BASE is empty_tree(repo) (pr.base_sha is that tree id): the diff lists every file
 /// of the head (or of the work tree, untracked ones included) as Added; binary files and files
-/// over `max_file_bytes` stay in the list, skipped, each with its note.
+/// over `max_file_bytes` stay in the list, skipped, each with its note. For a commit that list is
+/// read from the tree instead of the diff's text (audit_tree_files: the same files, fields and
+/// order), and the head texts read on the way are kept for GitContent (GitContent::keep).
 /// Throws InputError{repo, …} for an unknown revision, a missing default base, or a failing git;
 /// std::invalid_argument when `all` is set together with a `base`.
 Change load_git_change(const GitOptions& opts);
