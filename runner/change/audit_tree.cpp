@@ -144,15 +144,20 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
                                           const std::string& empty_tree_sha, std::size_t max_file_bytes,
                                           std::size_t keep_bytes) {
   AuditTree out;
-  // git-config(1): a `diff.default.*` setting changes how every file is diffed; leave it to git.
+  // git-config(1): a `diff.default.*` setting changes how every file is diffed, and in a partial
+  // clone (a promisor remote) cat-file would fetch the missing blobs one by one where git diff
+  // fetches them in one batch: leave both to git diff.
   std::size_t big_file = kBigFileThreshold;
   {
-    ProcessResult r = run_git(repo, {"config", "-z", "--get-regexp", "^(core\\.bigfilethreshold|diff\\.default\\.)"});
+    ProcessResult r = run_git(repo, {"config", "-z", "--get-regexp",
+                                     "^(core\\.bigfilethreshold|diff\\.default\\..*|extensions\\.partialclone|remote\\..*\\.promisor)$"});
     if (r.exit_code != 0 && r.exit_code != 1) git_failed(repo, "config", r);
     for (std::string_view kv : nul_fields(r.out)) {
       std::size_t nl = kv.find('\n');
       std::string_view key = kv.substr(0, nl);
-      if (key.rfind("diff.default.", 0) == 0) return std::nullopt;
+      if (key.rfind("diff.default.", 0) == 0 || key == "extensions.partialclone" ||
+          (key.rfind("remote.", 0) == 0 && key.size() > 9 && key.substr(key.size() - 9) == ".promisor"))
+        return std::nullopt;
       if (key == "core.bigfilethreshold") {
         auto v = parse_size(nl == std::string_view::npos ? std::string_view() : kv.substr(nl + 1));
         if (!v) return std::nullopt;

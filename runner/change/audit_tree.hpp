@@ -50,7 +50,8 @@ constexpr std::size_t kAuditKeepBytes = std::size_t{64} << 20;
 /// configuration may make it binary), a blob larger than core.bigFileThreshold (git calls it
 /// binary unread), a path with a "." or ".." component (the parser refuses it, as before).
 /// When the configuration has a `diff.default.*` key (it can change how every file is judged),
-/// nullopt: the caller runs the whole diff.
+/// or names a promisor remote (a partial clone, whose missing blobs git diff fetches in one
+/// batch and cat-file one at a time), nullopt: the caller runs the whole diff.
 ///
 /// `empty_tree_sha` is empty_tree(repo). Reads the blobs through one `git cat-file --batch`, and
 /// returns the texts it read, up to `keep_bytes` of them in tree order (for GitContent::keep: the

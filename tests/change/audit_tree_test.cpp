@@ -137,10 +137,14 @@ TEST_CASE("audit_tree_files: the files, modes and line counts the empty-tree dif
   CHECK(describe_all(few->files) == describe_all(diffed));
 }
 
-TEST_CASE("audit_tree_files: a diff.default setting leaves the whole tree to git diff") {
+TEST_CASE("audit_tree_files: a diff.default setting or a partial clone leaves the whole tree to git diff") {
   TempRepo repo;
   repo.write("a.py", "a = 1\n");
   std::string head = repo.commit("one");
+  CHECK(audit_tree_files(repo.str(), head, empty_tree(repo.str()), 1000).has_value());
+  git(repo.str(), {"config", "remote.origin.promisor", "true"});  // a partial clone
+  CHECK_FALSE(audit_tree_files(repo.str(), head, empty_tree(repo.str()), 1000).has_value());
+  git(repo.str(), {"config", "--unset", "remote.origin.promisor"});
   CHECK(audit_tree_files(repo.str(), head, empty_tree(repo.str()), 1000).has_value());
   git(repo.str(), {"config", "diff.default.binary", "true"});
   CHECK_FALSE(audit_tree_files(repo.str(), head, empty_tree(repo.str()), 1000).has_value());
