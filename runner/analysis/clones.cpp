@@ -1,5 +1,6 @@
 #include "runner/analysis/clones.hpp"
 
+#include "runner/analysis/hash_counts.hpp"
 #include "runner/analysis/parallel_for.hpp"
 #include "runner/analysis/radix_sort.hpp"
 
@@ -859,7 +860,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
                                                  const ExistingLoader& load, const CloneOptions& opts) {
   // Pass 1: how often each window of an added block occurs, added blocks and existing code
   // together (names blanked, and names kept), and which files hold which of them.
-  std::unordered_map<uint64_t, uint32_t> blank_count, exact_count;
+  HashCounts blank_count, exact_count;
   for (auto& b : added) {
     b.added = true;
     if (b.tokens.empty()) b.tokens = generic_clone_tokens(b.text);
@@ -871,7 +872,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
   }
   if (added.empty()) return {};
   WindowFilter added_window(blank_count.size());
-  for (const auto& [h, n] : blank_count) added_window.add(h);
+  blank_count.each([&](uint64_t h, uint32_t) { added_window.add(h); });
   // A window of existing code that is also a window of an added block.
   struct Hit {
     uint32_t block, pos;
@@ -889,9 +890,9 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
       Hashes s = token_hashes(b.tokens, b.text);
       for (size_t i = 0; i + kSeed <= s.blank.size(); ++i) {
         uint64_t h = window_hash(s.blank, i);
-        if (!added_window.maybe(h) || !blank_count.count(h)) continue;  // shares nothing with an added block
+        if (!added_window.maybe(h) || !blank_count.contains(h)) continue;  // shares nothing with an added block
         uint64_t e = window_hash(s.exact, i);
-        hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, exact_count.count(e) > 0});
+        hits[f].push_back({bi, static_cast<uint32_t>(i), h, e, exact_count.contains(e)});
       }
     }
   };
@@ -908,13 +909,15 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
   // at most kMaxGap, widened to whole lines. A region keeps its file's tokens (never tokenized
   // on its own, so a docstring or bracket that starts before it reads the same).
   Frequent known;
-  for (const auto& [h, n] : blank_count)
+  blank_count.each([&](uint64_t h, uint32_t n) {
     if (n > kMaxPostings) known.blank.insert(h);
-  for (const auto& [h, n] : exact_count)
+  });
+  exact_count.each([&](uint64_t h, uint32_t n) {
     if (n > kMaxPostings) known.exact.insert(h);
+  });
   // the counts are read no more: freed before pass 2 and the search (their peak)
-  std::unordered_map<uint64_t, uint32_t>().swap(blank_count);
-  std::unordered_map<uint64_t, uint32_t>().swap(exact_count);
+  blank_count = HashCounts();
+  exact_count = HashCounts();
   std::vector<CodeBlock> blocks = std::move(added);
   for (size_t f = 0; f < count; ++f) {
     std::vector<std::pair<uint32_t, uint32_t>> seeds;  // (block, position), in order
