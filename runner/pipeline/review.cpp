@@ -77,9 +77,13 @@ void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
     findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
                    findings.end());
     out.audit_dropped = before - findings.size();
-    if (size_t n = out.audit_dropped; n && o.notes)
-      *o.notes << "note: audit mode: " << n << " pull-request finding" << (n == 1 ? "" : "s")
-               << " left out (there is no pull request)\n";
+    if (size_t n = out.audit_dropped) {
+      // on the terminal and in the reports (JSON `notes`, SARIF notifications, the card)
+      std::string note = "audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") +
+                         " left out (there is no pull request)";
+      if (o.notes) *o.notes << "note: " << note << "\n";
+      run.notes.push_back(std::move(note));
+    }
     // Nor kinds: every file is added, so each kind would name the whole tree ("dispatch change"
     // for a repository that has a dispatch), not what a change is about. They gated the rules
     // already.

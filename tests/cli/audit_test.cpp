@@ -68,6 +68,9 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
                  "fail\n");
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["head_sha"] == head);
+  // the reports carry the change's notes and the audit's own
+  CHECK(j["notes"] == nlohmann::json::array({"logo.bin: not analysed (binary file)",
+                                             "audit mode: 1 pull-request finding left out (there is no pull request)"}));
   auto keys = finding_keys(j);
   CHECK(keys.count("PRINT1 pkg0/m0.py:2") == 1);
   CHECK(keys.count("PRINT1 pkg0/m0.py:3") == 1);
