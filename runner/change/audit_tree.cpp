@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -146,11 +147,14 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
   AuditTree out;
   // git-config(1): a `diff.default.*` setting changes how every file is diffed, and in a partial
   // clone (a promisor remote) cat-file would fetch the missing blobs one by one where git diff
-  // fetches them in one batch: leave both to git diff.
+  // fetches them in one batch: leave both to git diff. A driver's `diff.<driver>.binary` decides
+  // for the files whose `diff` attribute names it; with --no-textconv and --no-ext-diff nothing
+  // else of a driver changes a new file's diff (its hunk starts at line 1: no function context).
   std::size_t big_file = kBigFileThreshold;
+  std::set<std::string, std::less<>> binary_drivers;
   {
     ProcessResult r = run_git(repo, {"config", "-z", "--get-regexp",
-                                     "^(core\\.bigfilethreshold|diff\\.default\\..*|extensions\\.partialclone|remote\\..*\\.promisor)$"});
+                                     "^(core\\.bigfilethreshold|diff\\..*|extensions\\.partialclone|remote\\..*\\.promisor)$"});
     if (r.exit_code != 0 && r.exit_code != 1) git_failed(repo, "config", r);
     for (std::string_view kv : nul_fields(r.out)) {
       std::size_t nl = kv.find('\n');
@@ -158,6 +162,9 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
       if (key.rfind("diff.default.", 0) == 0 || key == "extensions.partialclone" ||
           (key.rfind("remote.", 0) == 0 && key.size() > 9 && key.substr(key.size() - 9) == ".promisor"))
         return std::nullopt;
+      // "diff.<driver>.binary" (the subsection keeps its case, as attributes name it)
+      if (key.rfind("diff.", 0) == 0 && key.size() > 12 && key.substr(key.size() - 7) == ".binary")
+        binary_drivers.emplace(key.substr(5, key.size() - 12));
       if (key == "core.bigfilethreshold") {
         auto v = parse_size(nl == std::string_view::npos ? std::string_view() : kv.substr(nl + 1));
         if (!v) return std::nullopt;
@@ -193,7 +200,7 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
     auto attr = diff_attr.find(e.path);
     const std::string value = attr == diff_attr.end() ? std::string("unspecified") : attr->second;
     const bool plain_mode = e.mode == "100644" || e.mode == "100755" || e.mode == "120000";
-    if (e.type != "blob" || !plain_mode || (value != "unspecified" && value != "set" && value != "unset") ||
+    if (e.type != "blob" || !plain_mode || binary_drivers.count(value) > 0 ||
         e.size > big_file || has_dot_component(e.path)) {
       to_git.push_back(i);
       continue;

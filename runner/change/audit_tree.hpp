@@ -45,10 +45,13 @@ constexpr std::size_t kAuditKeepBytes = std::size_t{64} << 20;
 ///     counted, and the bytes the parser would count (each line without a CR before its end,
 ///     plus one) decide the max_file_bytes skip;
 ///   - an empty blob has no hunk.
-/// Every other entry goes through `git diff` restricted to those paths (`--pathspec-from-file`,
-/// literal): a submodule (mode 160000), a file whose `diff` attribute names a driver (its
-/// configuration may make it binary), a blob larger than core.bigFileThreshold (git calls it
-/// binary unread), a path with a "." or ".." component (the parser refuses it, as before).
+///   - a `diff` attribute naming a driver (`*.py diff=python`) is judged as unspecified: with
+///     --no-textconv and --no-ext-diff only the driver's `diff.<driver>.binary` setting changes
+///     a new file's diff.
+/// Every other entry goes through `git diff` restricted to those paths (literal pathspecs, 512 a
+/// run): a submodule (mode 160000), a file whose driver has a `diff.<driver>.binary` setting, a
+/// blob larger than core.bigFileThreshold (git calls it binary unread), a path with a "." or
+/// ".." component (the parser refuses it, as before).
 /// When the configuration has a `diff.default.*` key (it can change how every file is judged),
 /// or names a promisor remote (a partial clone, whose missing blobs git diff fetches in one
 /// batch and cat-file one at a time), nullopt: the caller runs the whole diff.

@@ -57,7 +57,13 @@ std::string edge_case_commit(TempRepo& repo) {
   repo.write("late_nul.txt", std::string(8000, 'x') + std::string("\0\n", 2));  // after git's first 8,000 bytes
   repo.write("run.sh", "#!/bin/sh\necho hi\n");
   repo.write("dir with space/caf\xc3\xa9 \"q\"\t.py", "q = 1\n");
-  repo.write(".gitattributes", "*.dat -diff\n*.drv diff=python\n*.pack binary\nset.txt diff\n");
+  repo.write(".gitattributes",
+             "*.dat -diff\n*.drv diff=python\n*.pack binary\nset.txt diff\n*.bdrv diff=blobby\n*.many diff=Texty\n");
+  git(repo.str(), {"config", "diff.blobby.binary", "true"});  // a driver that makes its files binary
+  git(repo.str(), {"config", "diff.Texty.binary", "false"});  // one that keeps them text: git diff decides
+  repo.write("code.bdrv", "text, yet binary by its driver\n");
+  // more files for git diff than one restricted run takes (512 paths)
+  for (int i = 0; i < 600; ++i) repo.write("many/f" + std::to_string(i) + ".many", "line\n" + std::string(i % 3, 'x') + "\n");
   repo.write("table.dat", "1 2 3\n");
   repo.write("code.drv", "def f():\n    return 1\n");
   repo.write("blob.pack", "text, yet binary by attribute\n");
@@ -91,7 +97,7 @@ TEST_CASE("audit_tree_files: the files, modes and line counts the empty-tree dif
   REQUIRE(listed.has_value());
   std::vector<ChangedFile> diffed = from_diff(repo, head, max_bytes);
   CHECK(describe_all(listed->files) == describe_all(diffed));
-  REQUIRE(diffed.size() == 19);
+  REQUIRE(diffed.size() == 19 + 1 + 600);
 
   auto find = [&](const std::string& path) -> const ChangedFile& {
     for (const ChangedFile& f : listed->files)
@@ -113,8 +119,11 @@ TEST_CASE("audit_tree_files: the files, modes and line counts the empty-tree dif
   CHECK(find("table.dat").binary);      // -diff
   CHECK(find("blob.pack").binary);      // the binary macro
   CHECK_FALSE(find("set.txt").binary);  // diff set: the default driver
-  CHECK_FALSE(find("code.drv").binary);  // a driver: git diff settled it
+  CHECK_FALSE(find("code.drv").binary);  // a driver with no binary setting: read here
   CHECK(find("code.drv").added_count == 2);
+  CHECK(find("code.bdrv").binary);  // diff.blobby.binary: git diff settled it
+  CHECK(find("many/f599.many").added_count == 2);  // the second restricted run's
+  CHECK_FALSE(find("many/f599.many").binary);
   CHECK_FALSE(find("at_limit.txt").skipped);
   CHECK(find("over_limit.txt").skip_reason == "diff larger than 100 bytes");
   CHECK(find("over_limit.txt").added_count == 51);
@@ -126,7 +135,9 @@ TEST_CASE("audit_tree_files: the files, modes and line counts the empty-tree dif
   CHECK(listed->head_texts.at("link.py") == "plain.py");
   CHECK(listed->head_texts.count("nul.bin") == 0);
   CHECK(listed->head_texts.count("over_limit.txt") == 0);
-  CHECK(listed->head_texts.count("code.drv") == 0);  // git diff's file: never read here
+  CHECK(listed->head_texts.at("code.drv") == "def f():\n    return 1\n");
+  CHECK(listed->head_texts.count("code.bdrv") == 0);       // git diff's file: never read here
+  CHECK(listed->head_texts.count("many/f0.many") == 0);
   // at most keep_bytes of them
   auto few = audit_tree_files(repo.str(), head, empty_tree(repo.str()), max_bytes, 12);
   REQUIRE(few.has_value());
