@@ -22,24 +22,13 @@ constexpr std::size_t kFirstFewBytes = 8000;
 // Paths per restricted `git diff` (well under any system's argument-size limit).
 constexpr std::size_t kPathsPerDiff = 512;
 
-ProcessResult run_git(const std::string& repo, std::vector<std::string> args, std::string input = {}) {
-  std::vector<std::string> argv{"git", "-C", repo};
-  argv.insert(argv.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  ProcessOptions po;
-  po.input = std::move(input);
-  try {
-    return run_process(argv, po);
-  } catch (const InputError& e) {
-    throw InputError{repo, "cannot run git: " + e.message};
-  }
-}
-
 [[noreturn]] void git_failed(const std::string& repo, const char* what, const ProcessResult& r) {
   std::string err = r.err.substr(0, r.err.find('\n'));
   throw InputError{repo, std::string("git ") + what + " failed: " + excerpt(err, 200)};
 }
 
-// The NUL-terminated fields of `s`.
+// The NUL-terminated fields of `s`, empty ones kept (split_nul drops them): check-attr answers
+// an empty value for `diff=`, and its fields are read in threes.
 std::vector<std::string_view> nul_fields(std::string_view s) {
   std::vector<std::string_view> out;
   for (std::size_t pos = 0; pos < s.size();) {
@@ -105,17 +94,6 @@ std::optional<std::size_t> parse_size(std::string_view v) {
   }
   if (n > (SIZE_MAX >> shift)) return std::nullopt;
   return n << shift;
-}
-
-// True when a component of `path` is "." or "..": parse_unified_diff refuses such a name.
-bool has_dot_component(std::string_view path) {
-  for (std::size_t start = 0;;) {
-    std::size_t slash = path.find('/', start);
-    std::string_view part = path.substr(start, slash == std::string_view::npos ? path.npos : slash - start);
-    if (part == "." || part == "..") return true;
-    if (slash == std::string_view::npos) return false;
-    start = slash + 1;
-  }
 }
 
 // What the diff of a text blob added whole says: its line count and the bytes parse_unified_diff
@@ -201,7 +179,7 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
     const std::string value = attr == diff_attr.end() ? std::string("unspecified") : attr->second;
     const bool plain_mode = e.mode == "100644" || e.mode == "100755" || e.mode == "120000";
     if (e.type != "blob" || !plain_mode || binary_drivers.count(value) > 0 ||
-        e.size > big_file || has_dot_component(e.path)) {
+        e.size > big_file || !path_problem(e.path).empty()) {
       to_git.push_back(i);
       continue;
     }

@@ -335,20 +335,7 @@ class Parser {
   // A path of the change names a file inside the repository: relative, no "." or ".." component,
   // no NUL. Anything else would make git (or a reader of the SARIF) look outside the tree.
   void check_path(const std::string& p) const {
-    std::string why;
-    if (!p.empty() && p.front() == '/') why = "an absolute path";
-    else if (p.find('\0') != std::string::npos) why = "a NUL byte in the path";
-    else {
-      std::size_t start = 0;
-      while (start <= p.size()) {
-        std::size_t slash = p.find('/', start);
-        std::string_view part = std::string_view(p).substr(start, slash == std::string::npos ? p.npos : slash - start);
-        if (part == "..") why = "a \"..\" component";
-        else if (part == ".") why = "a \".\" component";
-        if (slash == std::string::npos) break;
-        start = slash + 1;
-      }
-    }
+    const std::string why = path_problem(p);
     if (!why.empty())
       fail(file_start_, "the file name \"" + excerpt(p) + "\" has " + why +
                             "; a diff names files inside the repository, relative to its top");
@@ -481,6 +468,24 @@ class Parser {
 };
 
 }  // namespace
+
+std::string path_problem(std::string_view p) {
+  std::string why;
+  if (!p.empty() && p.front() == '/') why = "an absolute path";
+  else if (p.find('\0') != std::string_view::npos) why = "a NUL byte in the path";
+  else {
+    std::size_t start = 0;
+    while (start <= p.size()) {
+      std::size_t slash = p.find('/', start);
+      std::string_view part = p.substr(start, slash == std::string_view::npos ? p.npos : slash - start);
+      if (part == "..") why = "a \"..\" component";
+      else if (part == ".") why = "a \".\" component";
+      if (slash == std::string_view::npos) break;
+      start = slash + 1;
+    }
+  }
+  return why;
+}
 
 std::string unquote_c_path(std::string_view quoted) {
   if (quoted.size() < 2 || quoted.front() != '"' || quoted.back() != '"') return std::string(quoted);

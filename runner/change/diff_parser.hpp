@@ -55,6 +55,12 @@ struct DiffOptions {
 std::vector<ChangedFile> parse_unified_diff(std::string_view text, const std::string& name,
                                             const DiffOptions& opts = {});
 
+/// Why `path` cannot name a file of a change: "an absolute path", "a NUL byte in the path",
+/// "a \"..\" component" or "a \".\" component" (the last such component's); "" when it can.
+/// parse_unified_diff refuses a file whose name has one (a diff names files inside the
+/// repository). Never throws.
+std::string path_problem(std::string_view path);
+
 /// Undoes git's C quoting of a path: `"dir/caf\303\251 x.py"` → `dir/café x.py`.
 /// Input without surrounding double quotes is returned unchanged. Escapes: \a \b \t \n \v \f \r
 /// \" \\ and three-digit octal. Returns nullopt-free: a malformed escape is kept literally.

@@ -22,16 +22,6 @@ std::string first_line(const std::string& s) {
   return excerpt(nl == std::string::npos ? s : s.substr(0, nl), 200);
 }
 
-ProcessResult git(const std::string& repo, std::vector<std::string> args) {
-  std::vector<std::string> argv{"git", "-C", repo};
-  argv.insert(argv.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
-  try {
-    return run_process(argv);
-  } catch (const InputError& e) {
-    throw InputError{repo, "cannot run git: " + e.message};
-  }
-}
-
 std::vector<std::string> split_nul(const std::string& s) {
   std::vector<std::string> out;
   std::size_t pos = 0;
@@ -101,7 +91,7 @@ void check_repository(const std::string& repo) {
   if (!std::filesystem::is_directory(repo, ec))
     throw InputError{repo, std::filesystem::exists(repo, ec) ? "not a folder (--repo takes the repository's folder)"
                                                              : "no such folder (--repo takes the repository's folder)"};
-  ProcessResult r = git(repo, {"rev-parse", "--git-dir"});
+  ProcessResult r = run_git(repo, {"rev-parse", "--git-dir"});
   if (r.exit_code != 0)
     throw InputError{repo, "not a git repository (pass --repo DIR, or compare two folders with --base-dir/--head-dir, "
                            "or review a patch with --diff FILE)"};
@@ -109,7 +99,7 @@ void check_repository(const std::string& repo) {
 
 std::optional<std::string> try_resolve(const std::string& repo, const std::string& rev) {
   ProcessResult r =
-      git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"});
+      run_git(repo, {"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"});
   if (r.exit_code != 0) return std::nullopt;
   std::string sha = r.out.substr(0, r.out.find('\n'));
   if (sha.empty()) return std::nullopt;
@@ -149,7 +139,7 @@ void GitContent::list(const std::string& rev, Listing& listing) {
   listing.listed = true;
   // "<mode> SP <type> SP <object> TAB <path> NUL" per entry (git-ls-tree(1), OUTPUT FORMAT);
   // --full-tree: paths from the top of the tree, as `REV:PATH` reads them
-  ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev});
+  ProcessResult r = run_git(repo_, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev});
   if (r.exit_code != 0) {
     listing_failed_ = true;
     return;
@@ -235,7 +225,7 @@ std::optional<std::string> GitContent::base(const std::string& path) {
 std::vector<std::string> GitContent::head_files() {
   std::vector<std::string> files;
   if (work_tree_) {
-    ProcessResult r = git(repo_, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"});
+    ProcessResult r = run_git(repo_, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"});
     if (r.exit_code != 0) throw InputError{repo_, "git ls-files failed: " + first_line(r.err)};
     std::error_code ec;
     for (std::string& f : split_nul(r.out))
@@ -243,13 +233,25 @@ std::vector<std::string> GitContent::head_files() {
           std::find(left_out_.begin(), left_out_.end(), f) == left_out_.end())
         files.push_back(std::move(f));
   } else {
-    ProcessResult r = git(repo_, {"ls-tree", "-r", "-z", "--name-only", head_sha_});
+    ProcessResult r = run_git(repo_, {"ls-tree", "-r", "-z", "--name-only", head_sha_});
     if (r.exit_code != 0) throw InputError{repo_, "git ls-tree failed: " + first_line(r.err)};
     files = split_nul(r.out);
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
+}
+
+ProcessResult run_git(const std::string& repo, std::vector<std::string> args, std::string input) {
+  std::vector<std::string> argv{"git", "-C", repo};
+  argv.insert(argv.end(), std::make_move_iterator(args.begin()), std::make_move_iterator(args.end()));
+  ProcessOptions po;
+  po.input = std::move(input);
+  try {
+    return run_process(argv, po);
+  } catch (const InputError& e) {
+    throw InputError{repo, "cannot run git: " + e.message};
+  }
 }
 
 std::string resolve_revision(const std::string& repo, const std::string& rev) {
@@ -262,7 +264,7 @@ std::string resolve_revision(const std::string& repo, const std::string& rev) {
 
 std::string empty_tree(const std::string& repo) {
   check_repository(repo);
-  ProcessResult r = git(repo, {"hash-object", "-t", "tree", "--stdin"});
+  ProcessResult r = run_git(repo, {"hash-object", "-t", "tree", "--stdin"});
   std::string sha = r.out.substr(0, r.out.find('\n'));
   if (r.exit_code != 0 || sha.empty()) throw InputError{repo, "git hash-object failed: " + first_line(r.err)};
   return sha;
@@ -270,7 +272,7 @@ std::string empty_tree(const std::string& repo) {
 
 std::optional<std::pair<std::string, std::string>> commit_message(const std::string& repo, const std::string& sha) {
   try {
-    ProcessResult r = git(repo, {"log", "-1", "--no-show-signature", "--format=%s%x00%b", sha, "--"});
+    ProcessResult r = run_git(repo, {"log", "-1", "--no-show-signature", "--format=%s%x00%b", sha, "--"});
     if (r.exit_code != 0) return std::nullopt;
     auto nul = r.out.find('\0');
     if (nul == std::string::npos) return std::nullopt;
@@ -285,7 +287,7 @@ std::optional<std::pair<std::string, std::string>> commit_message(const std::str
 std::string default_base(const std::string& repo, const std::string& head_sha) {
   for (const char* candidate : {"origin/HEAD", "main", "master"}) {
     if (!try_resolve(repo, candidate)) continue;
-    ProcessResult r = git(repo, {"merge-base", candidate, head_sha});
+    ProcessResult r = run_git(repo, {"merge-base", candidate, head_sha});
     if (r.exit_code == 0) {
       std::string sha = r.out.substr(0, r.out.find('\n'));
       if (!sha.empty()) return sha;
@@ -324,7 +326,7 @@ Change load_git_change(const GitOptions& opts) {
   } else {
     std::vector<std::string> args = diff_arguments(base_sha, opts.work_tree ? std::string() : head_sha);
     args.push_back("--");
-    ProcessResult r = git(repo, args);
+    ProcessResult r = run_git(repo, args);
     if (r.exit_code != 0) throw InputError{repo, "git diff failed: " + first_line(r.err)};
     DiffOptions dopts;
     dopts.max_file_bytes = opts.max_file_bytes;
@@ -335,7 +337,7 @@ Change load_git_change(const GitOptions& opts) {
   }
   std::vector<std::string> left_out;
   if (opts.work_tree) {
-    ProcessResult u = git(repo, {"ls-files", "-z", "--others", "--exclude-standard"});
+    ProcessResult u = run_git(repo, {"ls-files", "-z", "--others", "--exclude-standard"});
     if (u.exit_code != 0) throw InputError{repo, "git ls-files failed: " + first_line(u.err)};
     for (const std::string& path : split_nul(u.out)) {
       if (is_own_output(std::filesystem::path(repo) / path, opts.own_outputs)) {

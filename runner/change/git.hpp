@@ -92,6 +92,11 @@ class GitContent : public ContentSource {
   int named_requests_ = 0;
 };
 
+/// Runs `git -C repo ARGS…` with an argument vector (never through a shell), `input` on its
+/// standard input, and returns its exit code and output. Throws InputError{repo, "cannot run
+/// git: …"} when git cannot be started.
+ProcessResult run_git(const std::string& repo, std::vector<std::string> args, std::string input = {});
+
 /// Returns the full commit id of `rev` in `repo` (`git rev-parse --verify REV^{commit}`).
 /// Throws InputError{repo, "unknown revision \"REV\" (…hint on shallow clones…)"} when it names no commit, and
 /// InputError{repo, "not a git repository (…what to pass instead…)"} when `repo` is not inside one.
