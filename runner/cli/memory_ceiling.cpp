@@ -168,6 +168,13 @@ MemoryWatch::~MemoryWatch() {
   thread_.join();
 }
 
+std::chrono::milliseconds watch_wait(std::size_t rss, std::size_t limit, std::chrono::milliseconds period) {
+  if (rss >= limit) return period;
+  const double ms = static_cast<double>(limit - rss) * 1000.0 / static_cast<double>(kFastestGrowthPerSecond);
+  if (ms >= static_cast<double>(kLongestWatchWait.count())) return std::max(period, kLongestWatchWait);
+  return std::max(period, std::chrono::milliseconds(static_cast<long long>(ms)));
+}
+
 void MemoryWatch::run(std::chrono::milliseconds period) {
   std::unique_lock lock(mu_);
   while (!stop_) {
@@ -177,7 +184,7 @@ void MemoryWatch::run(std::chrono::milliseconds period) {
       exceeded_ = true;
       return;  // the flag is never cleared: nothing more to watch
     }
-    cv_.wait_for(lock, period, [this] { return stop_; });
+    cv_.wait_for(lock, watch_wait(rss, limit_, period), [this] { return stop_; });
   }
 }
 

@@ -50,8 +50,25 @@ std::size_t resident_bytes();
 /// Peak resident set size of this process so far (VmHWM, bytes); 0 when unknown.
 std::size_t peak_resident_bytes();
 
-/// Watches the process's resident set size every `period` on its own thread, from construction
-/// to destruction, and once in the constructor (a ceiling already passed is set before it
+/// The fastest the watched process is assumed to grow its resident set (bytes per second):
+/// 16 GiB/s, 28 times the 0.57 GiB/s two threads faulting fresh pages in reached on the 2-core
+/// machine the bench figures come from (bench/RESULTS.md, session 31).
+constexpr std::size_t kFastestGrowthPerSecond = std::size_t{16} << 30;
+
+/// The longest MemoryWatch waits between two looks, however far the ceiling is.
+constexpr std::chrono::milliseconds kLongestWatchWait{200};
+
+/// How long MemoryWatch waits after seeing `rss` bytes resident under a ceiling of `limit`:
+/// the time the process needs to grow by the headroom (limit - rss) at kFastestGrowthPerSecond,
+/// at least `period` and at most kLongestWatchWait (`period` when rss >= limit). Far below the
+/// ceiling (an audit's 0.3 GiB under a 12 GiB default) it looks 5 times a second instead of 200:
+/// each wake-up costs a timer, two context switches and a read of /proc, about 1% of an audit's
+/// CPU on a virtual machine at 5 ms. Never throws.
+std::chrono::milliseconds watch_wait(std::size_t rss, std::size_t limit, std::chrono::milliseconds period);
+
+/// Watches the process's resident set size on its own thread, from construction to destruction,
+/// looking again after watch_wait(seen, limit, period) (at least every `period` once the
+/// ceiling is near), and once in the constructor (a ceiling already passed is set before it
 /// returns, and the thread is not started). `limit` 0 = never exceeded (the thread is not started).
 class MemoryWatch {
  public:

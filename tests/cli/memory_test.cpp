@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,34 @@ TEST_CASE("parse_memory_size: sizes, units, percentages; nonsense is refused") {
   }
   CHECK(review::cli::format_bytes(std::size_t{3} << 29) == "1.5 GiB");
   CHECK(review::cli::default_memory_ceiling() == review::cli::machine_memory_bytes() / 2);
+}
+
+TEST_CASE("MemoryWatch looks more often the nearer the ceiling") {
+  using std::chrono::milliseconds;
+  using review::cli::watch_wait;
+  const std::size_t gib = std::size_t{1} << 30, mib = std::size_t{1} << 20;
+  // far below: the longest wait
+  CHECK(watch_wait(300 * mib, 12 * gib, milliseconds(5)) == review::cli::kLongestWatchWait);
+  // 1.6 GiB of headroom at 16 GiB/s: 100 ms
+  CHECK(watch_wait(400 * mib, 2 * gib, milliseconds(5)) == milliseconds(100));
+  // near or past it: the period
+  CHECK(watch_wait(2 * gib - 10 * mib, 2 * gib, milliseconds(5)) == milliseconds(5));
+  CHECK(watch_wait(2 * gib, 2 * gib, milliseconds(5)) == milliseconds(5));
+  CHECK(watch_wait(3 * gib, 2 * gib, milliseconds(7)) == milliseconds(7));
+  // never longer than the period asked when that is the longer
+  CHECK(watch_wait(0, 64 * gib, milliseconds(500)) == milliseconds(500));
+}
+
+TEST_CASE("MemoryWatch sees growth past a ceiling set just above the resident set") {
+  const std::size_t now = review::cli::resident_bytes();
+  REQUIRE(now > 0);
+  review::cli::MemoryWatch watch(now + (std::size_t{32} << 20), std::chrono::milliseconds(1));
+  CHECK_FALSE(watch.exceeded());
+  std::vector<char> grown(std::size_t{64} << 20, 1);  // 64 MiB touched: past the ceiling
+  for (int i = 0; i < 2000 && !watch.exceeded(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(watch.exceeded());
+  CHECK(watch.seen_at() > now + (std::size_t{32} << 20));
+  CHECK(grown[grown.size() / 2] == 1);
 }
 
 TEST_CASE("MemoryWatch raises its flag once the resident set passes the ceiling") {
