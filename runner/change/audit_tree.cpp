@@ -171,8 +171,8 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
   }
 
   std::vector<std::optional<ChangedFile>> files(entries.size());
-  std::vector<std::size_t> to_git;  // entries git diff settles
-  std::unique_ptr<CatFileBatch> batch;
+  std::vector<std::size_t> to_git;   // entries git diff settles
+  std::vector<std::size_t> to_read;  // entries whose blob is read here, in order
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     auto attr = diff_attr.find(e.path);
@@ -190,40 +190,45 @@ std::optional<AuditTree> audit_tree_files(const std::string& repo, const std::st
     if (value == "unset") {
       f.binary = f.skipped = true;
       f.skip_reason = "binary file";
-      files[i] = std::move(f);
-      continue;
-    }
-    if (!batch) batch = std::make_unique<CatFileBatch>(repo);
-    std::optional<std::string> text = batch->object(e.oid);
-    if (!text) throw InputError{repo, "git cat-file cannot read " + e.oid + " (" + excerpt(e.path) + ")"};
-    if (std::memchr(text->data(), '\0', std::min(text->size(), kFirstFewBytes)) != nullptr) {
-      f.binary = f.skipped = true;
-      f.skip_reason = "binary file";
-      files[i] = std::move(f);
-      continue;
-    }
-    const TextShape shape = shape_of(*text);
-    f.added_count = shape.lines;
-    if (shape.lines > 0) {
-      if (shape.bytes > max_file_bytes) {
-        f.skipped = true;
-        f.skip_reason = "diff larger than " + std::to_string(max_file_bytes) + " bytes";
-      } else {
-        Hunk h;
-        h.new_start = 1;
-        h.new_count = shape.lines;
-        h.elided = true;
-        f.hunks.push_back(std::move(h));
-        for (int l = 1; l <= shape.lines; ++l) f.added_lines.insert(l);
-        if (text->size() <= keep_bytes) {
-          keep_bytes -= text->size();
-          out.head_texts.emplace(e.path, std::move(*text));
-        }
-      }
+    } else {
+      to_read.push_back(i);
     }
     files[i] = std::move(f);
   }
-  batch.reset();
+  if (!to_read.empty()) {
+    std::vector<std::string> oids;
+    oids.reserve(to_read.size());
+    for (std::size_t i : to_read) oids.push_back(entries[i].oid);
+    CatFileBatch batch(repo);
+    batch.objects(oids, [&](std::size_t k, std::optional<std::string> text) {
+      const Entry& e = entries[to_read[k]];
+      ChangedFile& f = *files[to_read[k]];
+      if (!text) throw InputError{repo, "git cat-file cannot read " + e.oid + " (" + excerpt(e.path) + ")"};
+      if (std::memchr(text->data(), '\0', std::min(text->size(), kFirstFewBytes)) != nullptr) {
+        f.binary = f.skipped = true;
+        f.skip_reason = "binary file";
+        return;
+      }
+      const TextShape shape = shape_of(*text);
+      f.added_count = shape.lines;
+      if (shape.lines == 0) return;
+      if (shape.bytes > max_file_bytes) {
+        f.skipped = true;
+        f.skip_reason = "diff larger than " + std::to_string(max_file_bytes) + " bytes";
+        return;
+      }
+      Hunk h;
+      h.new_start = 1;
+      h.new_count = shape.lines;
+      h.elided = true;
+      f.hunks.push_back(std::move(h));
+      for (int l = 1; l <= shape.lines; ++l) f.added_lines.insert(l);
+      if (text->size() <= keep_bytes) {
+        keep_bytes -= text->size();
+        out.head_texts.emplace(e.path, std::move(*text));
+      }
+    });
+  }
 
   if (!to_git.empty()) {
     DiffOptions dopts;

@@ -18,6 +18,11 @@ namespace review::change {
 
 namespace {
 
+/// Bytes CatFileBatch asks the kernel for per read(2) of git's answers, and the pipe size it asks
+/// for (see the constructor).
+constexpr std::size_t kReadChunk = std::size_t{256} << 10;
+constexpr std::size_t kPipeBytes = std::size_t{1} << 20;
+
 struct Fds {
   int fd[2] = {-1, -1};
   ~Fds() { close_both(); }
@@ -129,6 +134,10 @@ CatFileBatch::CatFileBatch(const std::string& repo) {
   } catch (const InputError& e) {
     throw InputError{repo, "cannot run git: " + e.message};
   }
+  // A larger pipe (fcntl(2), F_SETPIPE_SZ; at most /proc/sys/fs/pipe-max-size, 1 MiB by default)
+  // lets git write a few objects ahead before it waits for the runner. Best effort: the default
+  // 64 KiB pipe answers the same.
+  (void)::fcntl(out.fd[0], F_SETPIPE_SZ, static_cast<int>(kPipeBytes));
   to_child_ = in.fd[1];
   in.fd[1] = -1;
   from_child_ = out.fd[0];
@@ -151,7 +160,7 @@ bool CatFileBatch::read_exact(std::size_t n, std::string& out) {
       buffer_pos_ += take;
       continue;
     }
-    buffer_.resize(65536);
+    buffer_.resize(kReadChunk);
     buffer_pos_ = 0;
     ssize_t got = ::read(from_child_, buffer_.data(), buffer_.size());
     if (got < 0 && errno == EINTR) { buffer_.clear(); continue; }
@@ -174,7 +183,7 @@ bool CatFileBatch::read_line(std::string& line) {
       line.append(buffer_, buffer_pos_, std::string::npos);
       buffer_pos_ = buffer_.size();
     }
-    buffer_.resize(65536);
+    buffer_.resize(kReadChunk);
     buffer_pos_ = 0;
     ssize_t got = ::read(from_child_, buffer_.data(), buffer_.size());
     if (got < 0 && errno == EINTR) { buffer_.clear(); continue; }
@@ -195,6 +204,43 @@ std::optional<std::string> CatFileBatch::object(const std::string& oid) {
 }
 
 std::optional<std::string> CatFileBatch::request(const std::string& spec) {
+  send_request(spec);
+  return read_answer();
+}
+
+void CatFileBatch::objects(const std::vector<std::string>& oids,
+                           const std::function<void(std::size_t, std::optional<std::string>)>& each) {
+  auto askable = [](const std::string& oid) { return !oid.empty() && oid.find('\n') == std::string::npos; };
+  std::size_t sent = 0;   // oids[0, sent) are requested (or not askable)
+  std::size_t ahead = 0;  // bytes of requests not answered yet
+  try {
+  for (std::size_t i = 0; i < oids.size(); ++i) {
+    while (sent < oids.size() && (sent == i || ahead + oids[sent].size() + 1 <= kAheadBytes)) {
+      if (askable(oids[sent])) {
+        send_request(oids[sent]);
+        ahead += oids[sent].size() + 1;
+      }
+      ++sent;
+    }
+    std::optional<std::string> text;
+    if (askable(oids[i])) {
+      text = read_answer();
+      ahead -= oids[i].size() + 1;
+    }
+    each(i, std::move(text));
+  }
+  } catch (...) {
+    stop();  // answers to requests written ahead may still be coming: no later request may read them
+    throw;
+  }
+}
+
+void CatFileBatch::stop() {
+  if (to_child_ >= 0) ::close(to_child_);
+  to_child_ = -1;
+}
+
+void CatFileBatch::send_request(const std::string& spec) {
   if (to_child_ < 0) throw InputError{"git cat-file", "the process has stopped"};
   std::string request = spec + "\n";
   std::size_t sent = 0;
@@ -204,6 +250,9 @@ std::optional<std::string> CatFileBatch::request(const std::string& spec) {
     if (w <= 0) throw InputError{"git cat-file", "the process stopped reading requests"};
     sent += static_cast<std::size_t>(w);
   }
+}
+
+std::optional<std::string> CatFileBatch::read_answer() {
   ++requests_;
   std::string header;
   if (!read_line(header)) throw InputError{"git cat-file", "the process ended without answering"};

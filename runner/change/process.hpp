@@ -2,6 +2,8 @@
 // `git cat-file --batch` reader (git-cat-file(1), "BATCH OUTPUT").
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,11 +51,29 @@ class CatFileBatch {
   /// '\n' answers nullopt. Throws as blob().
   std::optional<std::string> object(const std::string& oid);
 
+  /// Answers `oids` in order, as object() would one by one: calls `each(i, text)` for oids[i]
+  /// (nullopt when it does not exist, is not a blob, is empty or holds '\n'). The requests are
+  /// written ahead of the answers, at most kAheadBytes of them unanswered, so git answers the
+  /// next object while the runner reads one instead of waiting for each request: a round trip
+  /// per object cost two context switches, 5,490 of them for ROCm/aiter's tree. Throws as
+  /// object(). When `each` throws, the process is stopped (it holds unanswered requests) and
+  /// the exception is rethrown; later calls then throw InputError.
+  void objects(const std::vector<std::string>& oids,
+               const std::function<void(std::size_t, std::optional<std::string>)>& each);
+
+  /// The most bytes of requests objects() leaves unanswered: less than any socket's send buffer
+  /// (Linux's smallest is 4,608 bytes, SOCK_MIN_SNDBUF), so writing a request never waits for
+  /// git, which may itself be waiting for the runner to read an answer.
+  static constexpr std::size_t kAheadBytes = 2048;
+
   /// Number of requests answered so far (tests check that one process serves many files).
   int requests() const { return requests_; }
 
  private:
   std::optional<std::string> request(const std::string& spec);
+  void send_request(const std::string& spec);
+  std::optional<std::string> read_answer();
+  void stop();
   bool read_line(std::string& line);
   bool read_exact(std::size_t n, std::string& out);
 
