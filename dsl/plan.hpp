@@ -124,6 +124,13 @@ struct Probe {
   /// gives nothing to look up (a word key that is not a run of [A-Za-z0-9_], such as a
   /// captured indentation, or a list value) the range is read instead of every fact.
   std::shared_ptr<const Probe> fallback;
+  /// Key lookups by a join (Equal, Member, DottedTail, Capture): a Word lookup of another
+  /// conjunct of the same `where` (`w.function == n.function and w.code ~ /\b{v}\.to\(/`).
+  /// When the join gives many candidates, only those the word lookup finds too are read (the
+  /// lines of one function that hold the token, not every line of it: an intersection of two
+  /// indexes over the same facts, in fact order). Never alone: its own conjunct is still
+  /// evaluated on every candidate, as the join's is.
+  std::shared_ptr<const Probe> narrow;
   /// Reads by key of a `for` only: the lookups of later `for`s over this binder's file
   /// (`for u in symbols(repo) where u.name == n` then `for c in calls(u.file) where kw in
   /// c.kwarg_names`) on an in_text field whose key is bound before this `for`. A fact of a file

@@ -99,15 +99,91 @@ bool bounded_after(const std::string& p, size_t at) {
   return false;
 }
 
+/// The top-level alternatives of `p` (the parts between `|` outside every group and class) as
+/// [begin, end) offsets; one part when it has no such `|`. A pattern that is one group as a
+/// whole (`(A|B)`, `(?:A|B)`, `(?P<x>A|B)`) gives the alternatives inside it. Holes are skipped
+/// whole.
+std::vector<std::pair<size_t, size_t>> top_alternatives(const std::string& p, const std::vector<RegexHole>& holes) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t begin = 0;
+  int depth = 0;
+  bool in_class = false;
+  int base = 0;  // the depth whose `|` separate alternatives: 1 inside a whole-pattern group
+  if (p.size() >= 2 && p.front() == '(' && p.back() == ')' && (p.size() < 3 || p[1] != '?' || p[2] == ':' || p[2] == 'P')) {
+    // the group opened first closes last only when no depth-0 point lies between
+    int d = 0;
+    bool cls = false, closes_last = true;
+    for (size_t i = 0; i + 1 < p.size() && closes_last; ++i) {
+      bool is_hole = false;
+      for (const auto& h : holes)
+        if (h.offset == i) {
+          i += h.length - 1;
+          is_hole = true;
+          break;
+        }
+      if (is_hole) continue;
+      const char c = p[i];
+      if (c == '\\') {
+        ++i;
+      } else if (cls) {
+        cls = c != ']';
+      } else if (c == '[') {
+        cls = true;
+        if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+        if (i + 1 < p.size() && p[i + 1] == ']') ++i;
+      } else if (c == '(') {
+        ++d;
+      } else if (c == ')' && --d == 0) {
+        closes_last = false;
+      }
+    }
+    if (closes_last) {
+      base = depth = 1;
+      begin = p[1] != '?' ? 1 : p[2] == ':' ? 3 : p.find('>') + 1;
+    }
+  }
+  for (size_t i = begin; i < p.size(); ++i) {
+    bool is_hole = false;
+    for (const auto& h : holes)
+      if (h.offset == i) {
+        i += h.length - 1;
+        is_hole = true;
+        break;
+      }
+    if (is_hole) continue;
+    const char c = p[i];
+    if (c == '\\') {
+      ++i;
+    } else if (in_class) {
+      if (c == ']') in_class = false;
+    } else if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == '|' && depth == base) {
+      out.emplace_back(begin, i);
+      begin = i + 1;
+    }
+  }
+  out.emplace_back(begin, base ? p.size() - 1 : p.size());
+  return out;
+}
+
 /// The holes of `cr` whose inserted text every match must contain (CompiledRegex::required;
 /// with `grouped_alternation`, also when an alternation inside a group is next to the hole,
 /// `(^|\.){X}`: dsl::required_holes), with whether the regex bounds each on either side.
-std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr, bool grouped_alternation = false) {
+/// With `alternatives` too, a regex whose top level is an alternation (`A{v}B|C{v}D`) gives
+/// the names every alternative requires (each alternative read as a pattern of its own): any
+/// match holds that name's value, bounded on a side only where every alternative bounds it.
+std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr, bool grouped_alternation = false,
+                                            bool alternatives = false) {
   const std::string& p = cr.pattern;
   std::vector<Probe::WordHole> out;
-  const std::vector<size_t> required =
-      grouped_alternation ? dsl::required_holes(cr.pattern, cr.holes, true) : cr.required;
-  for (size_t k : required) {
+  auto word_hole = [&](size_t k) {
     const RegexHole& h = cr.holes[k];
     size_t after = h.offset + h.length;
     bool next_is_hole = false;
@@ -116,7 +192,44 @@ std::vector<Probe::WordHole> required_holes(const CompiledRegex& cr, bool groupe
     w.hole = k;
     w.before = bounded_before(p, h.offset);
     w.after = !next_is_hole && bounded_after(p, after);
-    out.push_back(w);
+    return w;
+  };
+  const auto alts = alternatives && grouped_alternation ? top_alternatives(p, cr.holes)
+                                                         : std::vector<std::pair<size_t, size_t>>{};
+  if (alts.size() < 2) {
+    const std::vector<size_t> required =
+        grouped_alternation ? dsl::required_holes(cr.pattern, cr.holes, true) : cr.required;
+    for (size_t k : required) out.push_back(word_hole(k));
+    return out;
+  }
+  // per alternative, its required holes by the name (and field path) they insert
+  std::vector<std::map<std::string, Probe::WordHole>> by_name;
+  for (auto [begin, end] : alts) {
+    std::vector<RegexHole> inside;
+    std::vector<size_t> index;  // inside[i] is cr.holes[index[i]]
+    for (size_t k = 0; k < cr.holes.size(); ++k)
+      if (cr.holes[k].offset >= begin && cr.holes[k].offset + cr.holes[k].length <= end) {
+        RegexHole h = cr.holes[k];
+        h.offset -= begin;
+        inside.push_back(std::move(h));
+        index.push_back(k);
+      }
+    auto& names = by_name.emplace_back();
+    for (size_t i : dsl::required_holes(p.substr(begin, end - begin), inside, true))
+      names.emplace(cr.holes[index[i]].text(), word_hole(index[i]));  // the first of a name
+  }
+  for (const auto& [name, first] : by_name[0]) {
+    Probe::WordHole w = first;
+    bool everywhere = true;
+    for (size_t a = 1; a < by_name.size() && everywhere; ++a) {
+      auto it = by_name[a].find(name);
+      everywhere = it != by_name[a].end();
+      if (everywhere) {
+        w.before = w.before && it->second.before;
+        w.after = w.after && it->second.after;
+      }
+    }
+    if (everywhere) out.push_back(w);
   }
   return out;
 }
@@ -294,7 +407,7 @@ class Planner {
       auto pr = join ? std::nullopt : probe_of(*c, v, caps);
       if (!pr && !join) pr = capture_probe(cs, i, v, caps);
       if (!pr) {
-        if (!word && !join) word = word_probe(*c, v, caps, true);
+        if (!word) word = word_probe(*c, v, caps, true, true);
         if (!rx && whole_tree) rx = regex_probe(*c, v);
         range_bound(*c, v, caps, range);
         continue;
@@ -327,6 +440,7 @@ class Planner {
       }
     }
     if (out && range && out->kind != Probe::Kind::Range) out->fallback = std::make_shared<const Probe>(*range);
+    if (out && join && word) out->narrow = std::make_shared<const Probe>(*word);
     return out;
   }
 
@@ -448,7 +562,7 @@ class Planner {
   /// `v.f ~ /..{X}../` with a required hole that reads neither v nor a capture of the `where`
   /// (`grouped_alternation`: see required_holes).
   std::optional<Probe> word_probe(const Expr& c, const std::string& v, const std::set<std::string>& caps,
-                                  bool grouped_alternation = false) const {
+                                  bool grouped_alternation = false, bool alternatives = false) const {
     if (c.kind != Expr::Kind::Compare || c.text != "~" || c.kids.size() != 2) return std::nullopt;
     auto f = field_of(*c.kids[0], v);
     const CompiledRegex* cr = regex(c);
@@ -458,7 +572,7 @@ class Planner {
     pr.path = *f;
     pr.regex = cr;
     pr.conjunct = &c;
-    for (const auto& w : required_holes(*cr, grouped_alternation)) {
+    for (const auto& w : required_holes(*cr, grouped_alternation, alternatives)) {
       const RegexHole& h = cr->holes[w.hole];
       if (h.name == v || caps.count(h.name)) continue;
       pr.word_holes.push_back(w);
@@ -852,6 +966,10 @@ std::string probe_text(const ProgramImpl& prog, const ast::Domain& d, const Prob
     s += "  (read by key: only files whose text holds it";
     for (const auto& k : p.file_keys) s += " and the key of `" + ast::dump(*k.conjunct) + "`";
     s += " are parsed)";
+  }
+  if (p.narrow) {
+    std::string word = index_text(d, *p.narrow);
+    s += ", narrowed by ." + word.substr(word.find(" by .") + 5) + " when many";
   }
   if (p.fallback) {
     std::string range = index_text(d, *p.fallback);

@@ -582,6 +582,20 @@ TEST_CASE("planner: a regex hole is a word key only when every match must contai
   // an alternation inside a group beside the hole leaves the hole in every match
   CHECK(plan_of("(atomicAdd|atomic_max)\\s*\\(\\s*&?{w}\\b") == "index lines(repo) by .code word ending w");
   CHECK(plan_of("(^|\\.){w}\\(") == "index lines(repo) by .code word ending w");
+  // a hole in every top-level alternative (of the pattern, or of one group that is the whole
+  // pattern) is in every match: bounded on a side where every alternative bounds it
+  CHECK(plan_of("\\b{w}\\s*=|\\(\\s*{w}\\b") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("(\\b{w}\\b|x{w}\\()") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("(?:\\b{w}\\b|\\b{w}\\.)") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("(?P<g>[ (]{w}\\)|{w}\\.x)") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("(a|b)\\s{w}\\b|\\b{w}\\.(c|d)") == "index lines(repo) by .code word = w");
+  // ... not when one alternative lacks it, or holds it only inside a group or optionally
+  CHECK(plan_of("(a|b){w}|c") == "scan");
+  CHECK(plan_of("(?P<g>\\b{w}|y)") == "scan");
+  CHECK(plan_of("(x{w})|(y{w})") == "scan");
+  CHECK(plan_of("\\b{w}\\b|a({w})?") == "scan");
+  CHECK(plan_of("(\\b{w}|a)(b|{w})") == "scan");
+  CHECK(plan_of("[(|]{w}") == "index lines(repo) by .code word containing w");  // a `|` in a class splits nothing
   // optional, inside a group, in an alternation, case-insensitive, quantified: never a key
   CHECK(plan_of("a({w})?") == "scan");
   CHECK(plan_of("(a{w})") == "scan");
@@ -739,6 +753,36 @@ TEST_CASE("planner: a word lookup beside a grouped alternation keeps every fact 
                                    "add(a.b)", "add(buf2)", "sub(buf)", "max_(  &x)"})
             f.add("lines", "a.py", line++, {{"code", Value(code)}});
         }) >= 5);
+}
+
+TEST_CASE("planner: a join narrowed by a word lookup keeps every fact the regex matches") {
+  // one function of 300 lines (more candidates than a join reads without its word lookup) and
+  // a short one; the word regex is an alternation holding the name in both alternatives
+  auto loaded = load_ok(rule("R", "  for l in lines(changed) where l.code ~ /^use (?P<w>\\w*)$/\n"
+                                  "  for k in lines(l.file) where k.function == l.function and k.line != l.line\n"
+                                  "      and k.code ~ /cast\\(\\w*{w}\\s*\\)|\\b{w}\\.to\\(/",
+                             "{w} {k.file}:{k.line}"));
+  const std::string plan = loaded.program->plan("R");
+  INFO(plan);
+  REQUIRE(plan.find("by .function = l.function, narrowed by .code word ending w when many") != std::string::npos);
+  size_t found = planned_equals_nested(*loaded.program, [](MemoryFacts& f) {
+    f.changed = {"a.py"};
+    std::mt19937 rng(11);
+    const char* names[] = {"x", "xy", "yx", "x_1", "row", "arow", "rows", ""};
+    const char* shapes[] = {"cast({})", "cast( {} )", "{}.to(t)", "a{}.to(t)", "{}_b.to(t)", "cast(a{})",
+                            "k = {}", "{} + 1", "cast({}.to(t))", "p.{}.to(x)"};
+    for (int i = 1; i <= 340; ++i) {
+      std::string code;
+      if (i % 37 == 1) {
+        code = std::string("use ") + names[rng() % 8];
+      } else {
+        std::string shape = shapes[rng() % 10];
+        code = shape.replace(shape.find("{}"), 2, names[rng() % 8]);
+      }
+      f.add("lines", "a.py", i, {{"code", Value(code)}, {"function", Value(i <= 300 ? "big" : "small")}});
+    }
+  });
+  CHECK(found >= 40);
 }
 
 TEST_CASE("planner: a tabled anti-join equals nested loops, whether its keys repeat or not") {
