@@ -349,6 +349,16 @@ bool ChangeFacts::model_cached(const std::string& path, bool base) const {
   return models_.count((base ? "b:" : "h:") + path) > 0;
 }
 
+std::optional<std::string> ChangeFacts::cached_head_text(const std::string& path) const {
+  if (!lang::binary_format(path).empty()) return std::nullopt;
+  const std::string key = "h:" + path;
+  std::lock_guard lock(mu_);
+  if (from_hunks_.count(key)) return std::nullopt;
+  auto it = models_.find(key);
+  if (it == models_.end() || !it->second || !it->second->store) return std::nullopt;
+  return it->second->store->text;
+}
+
 std::shared_ptr<const lang::SourceModel> ChangeFacts::read_model(const std::string& path, bool base) {
   // read for a summary and dropped: the analyses are never run on it
   return load_model(path, base, false);

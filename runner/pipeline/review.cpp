@@ -130,7 +130,11 @@ ReviewResult review(const std::shared_ptr<const change::Change>& change,
 
   select(o, run, out);
 
-  report::SourceLookup source = [change](const std::string& path) { return change->content->head(path); };
+  // the texts of files with findings: a cached model holds them already
+  report::SourceLookup source = [change, &facts](const std::string& path) {
+    if (auto text = facts.cached_head_text(path)) return text;
+    return change->content->head(path);
+  };
   report::DiffQuery diffq = report::diff_query(*change);
   out.findings = report::apply_filter(std::move(out.findings), o.filter, diffq);
 

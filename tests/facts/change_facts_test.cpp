@@ -793,6 +793,39 @@ TEST_CASE("hunks-only changes: facts from the diff lines at their real line numb
   CHECK(facts->notes() == std::vector<std::string>{"m.py: full head text unavailable; facts come from the diff hunks only"});
 }
 
+TEST_CASE("cached_head_text: the head text a cached model holds, never hunks or an unread file", "[facts]") {
+  ChangeBuilder b;
+  const std::string head = "def f():\r\n    a = 2  # x\n    return a\n";
+  b.file("m.py", "def f():\n    a = 1\n    return a\n", head);
+  b.added("n.py", "x = 1\n");
+  b.added("blob.png", "not read\n");
+  b.added("big.py", std::string(300, '#') + "\n");
+  ChangeFacts::Options o;
+  o.max_file_bytes = 100;
+  auto made = b.facts(o);
+  ChangeFacts& facts = *made;
+  CHECK_FALSE(facts.cached_head_text("m.py"));  // nothing read yet
+  REQUIRE(facts.model("m.py", false));
+  CHECK(facts.cached_head_text("m.py") == std::optional<std::string>(head));  // bytes as read, CR kept
+  REQUIRE(facts.model("m.py", true));
+  CHECK(facts.cached_head_text("m.py") == std::optional<std::string>(head));  // the base model is not it
+  CHECK_FALSE(facts.cached_head_text("n.py"));
+  facts.model("blob.png", false);
+  facts.model("big.py", false);
+  CHECK_FALSE(facts.cached_head_text("blob.png"));
+  CHECK_FALSE(facts.cached_head_text("big.py"));  // over the size limit: no text held
+  CHECK_FALSE(facts.cached_head_text("missing.py"));
+
+  ChangeBuilder h;
+  h.file("k.py", "a = 1\n", "a = 2\n");
+  h.content->head_texts_.clear();
+  h.content->base_texts_.clear();
+  h.change.hunks_only = true;
+  auto hf = h.facts();
+  REQUIRE(hf->model("k.py", false));
+  CHECK_FALSE(hf->cached_head_text("k.py"));  // the text of the hunks is not the file's
+}
+
 TEST_CASE("size limit: oversized files are skipped with a note", "[facts]") {
   ChangeBuilder b;
   b.added("big.py", std::string(200, '#') + "\n");
