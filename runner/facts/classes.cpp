@@ -138,6 +138,27 @@ std::shared_ptr<const RepoClasses> repo_classes(SourceContext& ctx, const std::s
   return cached[key] = build_classes(ctx, files);
 }
 
+// Whether every Python file at head is a changed file of the change under review (answered once
+// per change).
+bool every_python_file_changed(SourceContext& ctx) {
+  static std::mutex mu;
+  static std::weak_ptr<const change::Change> owner;
+  static bool answer = false;
+  std::lock_guard lock(mu);
+  auto change = ctx.change_ptr();
+  if (owner.lock() == change && change) return answer;
+  dsl::Scope repo;
+  repo.kind = dsl::Scope::Kind::Repo;
+  answer = true;
+  for (const auto& r : ctx.files(repo))
+    if (!r.base && !r.changed && lang::language_of(r.path) == lang::Language::Python) {
+      answer = false;
+      break;
+    }
+  owner = change;
+  return answer;
+}
+
 std::vector<std::string> qualified_of(const lang::ClassModel& cm, const std::vector<size_t>& ks) {
   std::vector<std::string> out;
   for (size_t k : ks) out.push_back(cm.classes()[k].qualified);
@@ -156,6 +177,11 @@ std::shared_ptr<const RepoClasses> head_classes(SourceContext& ctx, const dsl::S
   // the changed files or listed files: follow their classes' names; a repo or glob scope:
   // every file
   bool few = scope.kind == dsl::Scope::Kind::Changed || scope.kind == dsl::Scope::Kind::Files;
+  // When every Python head file is changed (an audit), the files a few seeds' classes lead to
+  // are read by the change's own facts anyway, and the model of every file gives the facts of
+  // the seeds' classes that theirs does (build_classes): one model, not one per set of files
+  // asked (`methods(att.file)` over ROCm/ATOM: 3.3% of its audit's CPU).
+  if (few && every_python_file_changed(ctx)) few = false;
   return repo_classes(ctx, few ? &files : nullptr);
 }
 

@@ -353,7 +353,7 @@ std::string dump_all(const std::vector<FactPtr>& facts, const std::set<std::stri
 
 // Random Python class hierarchies over 50 files: repeated names (ambiguous bases), bases from
 // other files, nested bases through attributes (`nn.Module`), methods and `self.` attributes.
-ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed) {
+ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed, bool all_added = false) {
   auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
   const std::vector<std::string> methods = {"forward", "load", "reset", "step", "__init__"};
   auto cls = [&] { return "Layer" + std::to_string(pick(30)); };
@@ -390,7 +390,8 @@ ChangeBuilder random_classes(std::mt19937& rng, std::set<std::string>& changed) 
     // (`class` there starts a head scan that must not hide the real heads after it)
     text += "x = " + cls() + "()  # " + cls() + "\n";
     if (pick(3) == 0) text = "\"\"\"Unlike class " + cls() + "(" + cls() + " here.\"\"\"\n" + text;
-    b.unchanged("pkg/f" + std::to_string(i) + ".py", text);
+    if (all_added) b.added("pkg/f" + std::to_string(i) + ".py", text);
+    else b.unchanged("pkg/f" + std::to_string(i) + ".py", text);
   }
   for (int c = 0; c < 2; ++c) {
     std::string path = "pkg/changed" + std::to_string(c) + ".py";
@@ -433,6 +434,37 @@ TEST_CASE("class facts of the changed files: the demand-driven class model equal
   }
   CHECK(facts_seen > 300);
   CHECK(lazy_parses < whole_parses);
+}
+
+TEST_CASE("class facts of a few files when every Python file is changed: one model of every file", "[facts][bykey]") {
+  const Scope kAll{Scope::Kind::Globs, {"**"}};
+  size_t facts_seen = 0;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 rng(seed);
+    std::set<std::string> changed;
+    ChangeBuilder b = random_classes(rng, changed, true);  // an audit's shape: every file added
+    b.unchanged("native/k.cpp", "class K {};\n");  // not Python: no matter
+    auto few = b.facts();
+    auto whole = b.facts();
+    std::set<std::string> parsed;
+    few->set_parse_hook([&](const std::string& p, bool base_side) {
+      if (!base_side) parsed.insert(p);
+    });
+    const std::set<std::string> asked = {"pkg/f3.py", "pkg/f17.py"};
+    const Scope kFew{Scope::Kind::Files, {asked.begin(), asked.end()}};
+    for (const char* source : {"classes", "methods", "attributes", "subclasses", "overrides"}) {
+      INFO(source);
+      const char* other = std::string(source) == "overrides" ? "base_file"
+                          : std::string(source) == "subclasses" ? "class_file" : nullptr;
+      bool sub = std::string(source) == "subclasses";
+      std::string got = dump_all(few->query(source, kFew), &asked, other, sub);
+      REQUIRE(got == dump_all(whole->query(source, kAll), &asked, other, sub));
+      facts_seen += std::count(got.begin(), got.end(), '\n');
+    }
+    CHECK(parsed.size() == 52);  // every Python file's model, built once for every source
+  }
+  CHECK(facts_seen > 50);
 }
 
 TEST_CASE("the class model looks for subclasses in the files naming the class in a class head", "[facts][bykey]") {
