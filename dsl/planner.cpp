@@ -101,75 +101,28 @@ bool bounded_after(const std::string& p, size_t at) {
 
 /// The top-level alternatives of `p` (the parts between `|` outside every group and class) as
 /// [begin, end) offsets; one part when it has no such `|`. A pattern that is one group as a
-/// whole (`(A|B)`, `(?:A|B)`, `(?P<x>A|B)`) gives the alternatives inside it. Holes are skipped
-/// whole.
+/// whole (`(A|B)`, `(?:A|B)`, `(?P<x>A|B)`) gives the alternatives inside it.
 std::vector<std::pair<size_t, size_t>> top_alternatives(const std::string& p, const std::vector<RegexHole>& holes) {
-  std::vector<std::pair<size_t, size_t>> out;
-  size_t begin = 0;
-  int depth = 0;
-  bool in_class = false;
+  const std::vector<int> depth = dsl::group_depths(p, holes);
+  size_t begin = 0, end = p.size();
   int base = 0;  // the depth whose `|` separate alternatives: 1 inside a whole-pattern group
-  if (p.size() >= 2 && p.front() == '(' && p.back() == ')' && (p.size() < 3 || p[1] != '?' || p[2] == ':' || p[2] == 'P')) {
-    // the group opened first closes last only when no depth-0 point lies between
-    int d = 0;
-    bool cls = false, closes_last = true;
-    for (size_t i = 0; i + 1 < p.size() && closes_last; ++i) {
-      bool is_hole = false;
-      for (const auto& h : holes)
-        if (h.offset == i) {
-          i += h.length - 1;
-          is_hole = true;
-          break;
-        }
-      if (is_hole) continue;
-      const char c = p[i];
-      if (c == '\\') {
-        ++i;
-      } else if (cls) {
-        cls = c != ']';
-      } else if (c == '[') {
-        cls = true;
-        if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-        if (i + 1 < p.size() && p[i + 1] == ']') ++i;
-      } else if (c == '(') {
-        ++d;
-      } else if (c == ')' && --d == 0) {
-        closes_last = false;
-      }
-    }
+  if (p.size() >= 2 && depth[0] == 0 && p.front() == '(' && depth.back() == 0 && p.back() == ')' &&
+      (p.size() < 3 || p[1] != '?' || p[2] == ':' || p[2] == 'P')) {
+    bool closes_last = true;  // no `)` back at depth 0 before the last byte
+    for (size_t i = 1; i + 1 < p.size() && closes_last; ++i) closes_last = !(p[i] == ')' && depth[i] == 0);
     if (closes_last) {
-      base = depth = 1;
+      base = 1;
       begin = p[1] != '?' ? 1 : p[2] == ':' ? 3 : p.find('>') + 1;
+      end = p.size() - 1;
     }
   }
-  for (size_t i = begin; i < p.size(); ++i) {
-    bool is_hole = false;
-    for (const auto& h : holes)
-      if (h.offset == i) {
-        i += h.length - 1;
-        is_hole = true;
-        break;
-      }
-    if (is_hole) continue;
-    const char c = p[i];
-    if (c == '\\') {
-      ++i;
-    } else if (in_class) {
-      if (c == ']') in_class = false;
-    } else if (c == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;
-    } else if (c == '(') {
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (c == '|' && depth == base) {
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = begin; i < end; ++i)
+    if (p[i] == '|' && depth[i] == base) {
       out.emplace_back(begin, i);
       begin = i + 1;
     }
-  }
-  out.emplace_back(begin, base ? p.size() - 1 : p.size());
+  out.emplace_back(begin, end);
   return out;
 }
 

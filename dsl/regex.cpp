@@ -21,30 +21,21 @@ std::string substitute(const std::string& p, const std::vector<RegexHole>& holes
 }
 }  // namespace
 
-std::vector<size_t> required_holes(const std::string& p, const std::vector<RegexHole>& holes,
-                                   bool grouped_alternation) {
-  std::vector<size_t> out;
-  if (p.find("\\Q") != std::string::npos) return out;
-  for (size_t i = 0; i + 1 < p.size(); ++i)
-    if (p[i] == '(' && p[i + 1] == '?' && (i == 0 || p[i - 1] != '\\')) {
-      for (size_t j = i + 2; j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '-'); ++j)
-        if (p[j] == 'i') return out;
-    }
-  // the group depth at every hole (-1 inside a class); any alternation disqualifies every hole
-  std::vector<int> depth_at(p.size() + 1, -1);
+std::vector<int> group_depths(const std::string& p, const std::vector<RegexHole>& holes) {
+  std::vector<int> out(p.size(), -1);
   int depth = 0;
   bool in_class = false;
   for (size_t i = 0; i < p.size(); ++i) {
     bool is_hole = false;
     for (const auto& h : holes)
-      if (h.offset == i) {
-        depth_at[i] = in_class ? -1 : depth;
+      if (h.offset == i && h.length > 0) {
+        out[i] = in_class ? -1 : depth;
         i += h.length - 1;
         is_hole = true;
         break;
       }
     if (is_hole) continue;
-    char c = p[i];
+    const char c = p[i];
     if (c == '\\') {
       ++i;
       continue;
@@ -57,14 +48,29 @@ std::vector<size_t> required_holes(const std::string& p, const std::vector<Regex
       in_class = true;
       if (i + 1 < p.size() && p[i + 1] == '^') ++i;
       if (i + 1 < p.size() && p[i + 1] == ']') ++i;
-    } else if (c == '(') {
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (c == '|' && (!grouped_alternation || depth == 0)) {
-      return out;
+      continue;
     }
+    if (c == ')') --depth;
+    out[i] = depth;
+    if (c == '(') ++depth;
   }
+  return out;
+}
+
+std::vector<size_t> required_holes(const std::string& p, const std::vector<RegexHole>& holes,
+                                   bool grouped_alternation) {
+  std::vector<size_t> out;
+  if (p.find("\\Q") != std::string::npos) return out;
+  for (size_t i = 0; i + 1 < p.size(); ++i)
+    if (p[i] == '(' && p[i + 1] == '?' && (i == 0 || p[i - 1] != '\\')) {
+      for (size_t j = i + 2; j < p.size() && (std::isalpha(static_cast<unsigned char>(p[j])) || p[j] == '-'); ++j)
+        if (p[j] == 'i') return out;
+    }
+  // the group depth at every hole (-1 inside a class); any alternation disqualifies every hole
+  // (with grouped_alternation, one outside every group)
+  const std::vector<int> depth_at = group_depths(p, holes);
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] == '|' && depth_at[i] >= 0 && (!grouped_alternation || depth_at[i] == 0)) return out;
   for (size_t k = 0; k < holes.size(); ++k) {
     const RegexHole& h = holes[k];
     if (depth_at[h.offset] != 0) continue;

@@ -85,6 +85,14 @@ struct CompiledRegex {
   mutable std::deque<std::string> order_;  ///< cache keys, oldest first
 };
 
+/// The group structure of `pattern` read as RE2 syntax (as far as structure goes), one entry per
+/// byte: the group depth outside that byte for a byte that is structure (`(` and `)` are at the
+/// depth around their group, `|` and literals at the depth they are in), and for the first byte of
+/// each of `holes`; -1 for a byte inside a class (`[…]`, a `]` first in it is a literal), an
+/// escape pair (`\x`), or a hole past its first byte, and for a hole that starts inside a
+/// class. Never throws.
+std::vector<int> group_depths(const std::string& pattern, const std::vector<RegexHole>& holes);
+
 /// Returns the indexes of the holes of `pattern` (its `holes`) whose inserted text every match
 /// must contain (see CompiledRegex::required). With `grouped_alternation`, an alternation inside
 /// a group (`(^|\.){X}`) does not disqualify the holes outside every group; one outside every
