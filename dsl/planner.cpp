@@ -53,8 +53,8 @@ bool nonword_class(const std::string& p, size_t i, size_t& end) {
 }
 
 /// Whether the atom ending at `end` (exclusive) of `p` puts a non-word character or the start of
-/// the text right before what follows it: `\b`, `^`, `\s`, an escaped punctuation character or a
-/// literal punctuation character.
+/// the text right before what follows it: `\b`, `^`, `\s`, `\s+`, an escaped punctuation
+/// character or a literal punctuation character, or one of those before `\s*` / `\s?`.
 bool bounded_before(const std::string& p, size_t end) {
   if (end == 0) return false;
   auto escaped = [&](size_t at) {  // p[at] is preceded by an odd number of backslashes
@@ -65,6 +65,9 @@ bool bounded_before(const std::string& p, size_t end) {
   char c = p[end - 1];
   if (end >= 2 && escaped(end - 1)) return c == 'b' || nonword_escape(c);
   if (c == '^') return true;
+  // `\s+` puts a space right before; after `\s*` / `\s?` it is a space or what precedes them
+  if ((c == '+' || c == '*' || c == '?') && end >= 3 && p[end - 2] == 's' && escaped(end - 2))
+    return c == '+' || bounded_before(p, end - 3);
   return nonword_literal(c);
 }
 

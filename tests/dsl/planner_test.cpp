@@ -584,7 +584,13 @@ TEST_CASE("planner: a regex hole is a word key only when every match must contai
   CHECK(plan_of("(^|\\.){w}\\(") == "index lines(repo) by .code word ending w");
   // a hole in every top-level alternative (of the pattern, or of one group that is the whole
   // pattern) is in every match: bounded on a side where every alternative bounds it
-  CHECK(plan_of("\\b{w}\\s*=|\\(\\s*{w}\\b") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("\\b{w}\\s*=|\\(\\s*{w}\\b") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("\\b{w}\\s*=|a\\s*{w}\\b") == "index lines(repo) by .code word ending w");
+  // optional spaces before the hole: bounded when what precedes them is
+  CHECK(plan_of("def\\s+{w}\\b") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("^\\s*{w}\\s*=") == "index lines(repo) by .code word = w");
+  CHECK(plan_of("x\\s?{w}\\(") == "index lines(repo) by .code word ending w");
+  CHECK(plan_of("\\\\s*{w}\\b") == "index lines(repo) by .code word ending w");  // `\\s*`: a literal s
   CHECK(plan_of("(\\b{w}\\b|x{w}\\()") == "index lines(repo) by .code word ending w");
   CHECK(plan_of("(?:\\b{w}\\b|\\b{w}\\.)") == "index lines(repo) by .code word = w");
   CHECK(plan_of("(?P<g>[ (]{w}\\)|{w}\\.x)") == "index lines(repo) by .code word ending w");
