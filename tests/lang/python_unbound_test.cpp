@@ -126,8 +126,16 @@ TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]")
       {"try-else binds only when the body completes",
        "def f():\n    try:\n        g()\n    except KeyError:\n        return 1\n    else:\n        v = 2\n    return v\n", {}},
       {"finally sees the exceptional entry",
-       "def f():\n    try:\n        ok = False\n        g()\n        ok = True\n    finally:\n        print(ok)\n",
-       {"ok 7:15 try"}},
+       "def f():\n    try:\n        g()\n        ok = True\n    finally:\n        print(ok)\n",
+       {"ok 6:15 try"}},
+      {"a try body that first binds constants binds them before anything can raise",
+       "def f():\n    try:\n        # first\n        ok = done = False\n        g()\n        ok = True\n    finally:\n"
+       "        print(ok, done)\n",
+       {}},
+      {"... not when the first statement can raise: a call, an f-string, a subscript target",
+       "def f(d):\n    try:\n        a = f\"{d}\"\n        g()\n    finally:\n        print(a)\n"
+       "def h(d):\n    try:\n        d[0] = ok = None\n    except KeyError:\n        print(ok)\n",
+       {"a 6:15 try", "ok 11:15 branch"}},
       {"except-as name is unbound after its handler",
        "def f():\n    try:\n        g()\n    except ValueError as e:\n        pass\n    else:\n        e = None\n    return e\n",
        {"e 8:12 del"}},

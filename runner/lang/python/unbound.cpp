@@ -1243,6 +1243,28 @@ class Analyzer {
 
   // 1 for a truthy constant (True, a non-zero number, a non-empty string), 0 for a falsy one
   // (False, 0, ""), 2 for None, -1 for anything else.
+  // The first statement of block `b` (comments skipped); null when none.
+  static TSNode first_statement(TSNode b) {
+    TSNode first{};
+    each_named(b, [&](TSNode k) {
+      if (ts_node_is_null(first) && !is(k, "comment")) first = k;
+    });
+    return first;
+  }
+
+  // Whether statement `n` is `a = b = CONSTANT` (plain names; True, False, None, a number, a
+  // string without interpolation): it binds and cannot raise.
+  bool binds_constants(TSNode n) {
+    if (!is(n, "expression_statement") || ts_node_named_child_count(n) != 1) return false;
+    TSNode cur = ts_node_named_child(n, 0);
+    if (!is(cur, "assignment")) return false;
+    while (is(cur, "assignment")) {
+      if (!is(field(cur, "left"), "identifier") || !ts_node_is_null(field(cur, "type"))) return false;
+      cur = field(cur, "right");
+    }
+    return constant_value(cur) >= 0;
+  }
+
   int constant_value(TSNode v) {
     if (is(v, "true")) return 1;
     if (is(v, "false")) return 0;
@@ -1494,7 +1516,10 @@ class Analyzer {
     State fin_acc = State::dead();
     if (has_finally) catchers_.push_back(&fin_acc);
     State exc = State::dead();
-    merge_into(exc, s);
+    // An exception before the body's first statement is done: not when that statement binds
+    // names to constants (`good = False` first, read in `finally`), which cannot raise.
+    const bool entry_raises = !binds_constants(first_statement(field(n, "body")));
+    if (entry_raises) merge_into(exc, s);
     catchers_.push_back(&exc);
     State body = s;
     block(field(n, "body"), body);
@@ -1502,8 +1527,9 @@ class Analyzer {
     if (has_finally) merge_into(fin_acc, exc);
     // Entry state of handlers: any point of the try body, attributed to the try.
     {
-      std::vector<Arm> arms{{s, "", "an exception is raised in the `try` body before it is bound"},
-                            {exc, "`try` body", ""}};
+      std::vector<Arm> arms;
+      if (entry_raises) arms.push_back({s, "", "an exception is raised in the `try` body before it is bound"});
+      arms.push_back({exc, "`try` body", ""});
       exc = join(arms, c);
     }
     if (has_else) block(field(else_c, "body"), body);

@@ -97,8 +97,10 @@ struct UnboundOptions {
 /// of the same file annotated `-> NoReturn`/`Never` or whose every path raises (an unannotated
 /// body that is only `raise NotImplementedError` does not count). `if`/`while` conditions that
 /// are the literals True/False/1/0 or `TYPE_CHECKING` are treated as constant.
-/// A `try` body may be left by an exception after any statement; a handler's `as` name is
-/// unbound after the handler; `finally` sees both normal and exceptional entries.
+/// A `try` body may be left by an exception after any statement, and before its first one unless
+/// that one binds plain names to constants (`ok = False`: True, False, None, a number, a string
+/// without interpolation), which cannot raise; a handler's `as` name is unbound after the
+/// handler; `finally` sees both normal and exceptional entries.
 ///
 /// Scopes whose subtree contains a syntax error are skipped. Results are ordered by
 /// (read_line, read_column). Never throws on any tree; a null/non-module root yields nothing.
