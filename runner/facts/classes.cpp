@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "runner/facts/sources.hpp"
@@ -119,44 +120,39 @@ std::shared_ptr<RepoClasses> build_classes(SourceContext& ctx, const std::set<st
 }
 
 // The class model for the classes of `files` (null = of every file): cached per change under
-// review and set of files.
+// review and set of files. When every Python head file is changed (an audit), the files a few
+// seeds' classes lead to are read by the change's own facts anyway, and the model of every file
+// gives the facts of the seeds' classes that theirs does (build_classes): one model then, not one
+// per set of files asked (`methods(att.file)` over ROCm/ATOM: 3.3% of its audit's CPU).
 std::shared_ptr<const RepoClasses> repo_classes(SourceContext& ctx, const std::set<std::string>* files) {
   // The cache is keyed by the change (a weak reference, so a later change at the same address is
   // never mistaken for it).
   static std::mutex mu;
   static std::weak_ptr<const change::Change> owner;
   static std::map<std::string, std::shared_ptr<const RepoClasses>> cached;
+  static std::optional<bool> every_python_file_changed;
   std::lock_guard lock(mu);
   auto change = ctx.change_ptr();
-  if (owner.lock() != change) cached.clear();
+  if (owner.lock() != change) {
+    cached.clear();
+    every_python_file_changed.reset();
+  }
   owner = change;
+  if (files && !every_python_file_changed) {
+    dsl::Scope repo;
+    repo.kind = dsl::Scope::Kind::Repo;
+    const auto refs = ctx.files(repo);
+    every_python_file_changed = std::none_of(refs.begin(), refs.end(), [](const FileRef& r) {
+      return !r.base && !r.changed && lang::language_of(r.path) == lang::Language::Python;
+    });
+  }
+  if (files && *every_python_file_changed) files = nullptr;
   std::string key = files ? "" : "*";
   if (files)
     for (const auto& f : *files) key += f + '\n';
   auto it = cached.find(key);
   if (it != cached.end()) return it->second;
   return cached[key] = build_classes(ctx, files);
-}
-
-// Whether every Python file at head is a changed file of the change under review (answered once
-// per change).
-bool every_python_file_changed(SourceContext& ctx) {
-  static std::mutex mu;
-  static std::weak_ptr<const change::Change> owner;
-  static bool answer = false;
-  std::lock_guard lock(mu);
-  auto change = ctx.change_ptr();
-  if (owner.lock() == change && change) return answer;
-  dsl::Scope repo;
-  repo.kind = dsl::Scope::Kind::Repo;
-  answer = true;
-  for (const auto& r : ctx.files(repo))
-    if (!r.base && !r.changed && lang::language_of(r.path) == lang::Language::Python) {
-      answer = false;
-      break;
-    }
-  owner = change;
-  return answer;
 }
 
 std::vector<std::string> qualified_of(const lang::ClassModel& cm, const std::vector<size_t>& ks) {
@@ -177,11 +173,6 @@ std::shared_ptr<const RepoClasses> head_classes(SourceContext& ctx, const dsl::S
   // the changed files or listed files: follow their classes' names; a repo or glob scope:
   // every file
   bool few = scope.kind == dsl::Scope::Kind::Changed || scope.kind == dsl::Scope::Kind::Files;
-  // When every Python head file is changed (an audit), the files a few seeds' classes lead to
-  // are read by the change's own facts anyway, and the model of every file gives the facts of
-  // the seeds' classes that theirs does (build_classes): one model, not one per set of files
-  // asked (`methods(att.file)` over ROCm/ATOM: 3.3% of its audit's CPU).
-  if (few && every_python_file_changed(ctx)) few = false;
   return repo_classes(ctx, few ? &files : nullptr);
 }
 
