@@ -214,21 +214,21 @@ void CatFileBatch::objects(const std::vector<std::string>& oids,
   std::size_t sent = 0;   // oids[0, sent) are requested (or not askable)
   std::size_t ahead = 0;  // bytes of requests not answered yet
   try {
-  for (std::size_t i = 0; i < oids.size(); ++i) {
-    while (sent < oids.size() && (sent == i || ahead + oids[sent].size() + 1 <= kAheadBytes)) {
-      if (askable(oids[sent])) {
-        send_request(oids[sent]);
-        ahead += oids[sent].size() + 1;
+    for (std::size_t i = 0; i < oids.size(); ++i) {
+      while (sent < oids.size() && (sent == i || ahead + oids[sent].size() + 1 <= kAheadBytes)) {
+        if (askable(oids[sent])) {
+          send_request(oids[sent]);
+          ahead += oids[sent].size() + 1;
+        }
+        ++sent;
       }
-      ++sent;
+      std::optional<std::string> text;
+      if (askable(oids[i])) {
+        text = read_answer();
+        ahead -= oids[i].size() + 1;
+      }
+      each(i, std::move(text));
     }
-    std::optional<std::string> text;
-    if (askable(oids[i])) {
-      text = read_answer();
-      ahead -= oids[i].size() + 1;
-    }
-    each(i, std::move(text));
-  }
   } catch (...) {
     stop();  // answers to requests written ahead may still be coming: no later request may read them
     throw;

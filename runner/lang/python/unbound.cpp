@@ -1241,15 +1241,11 @@ class Analyzer {
           if (const size_t* ip = find_index(node_text(t, src_))) s.remember(*ip, static_cast<uint8_t>(v));
   }
 
-  // 1 for a truthy constant (True, a non-zero number, a non-empty string), 0 for a falsy one
-  // (False, 0, ""), 2 for None, -1 for anything else.
   // The first statement of block `b` (comments skipped); null when none.
   static TSNode first_statement(TSNode b) {
-    TSNode first{};
-    each_named(b, [&](TSNode k) {
-      if (ts_node_is_null(first) && !is(k, "comment")) first = k;
-    });
-    return first;
+    for (uint32_t i = 0; !ts_node_is_null(b) && i < ts_node_named_child_count(b); ++i)
+      if (TSNode k = ts_node_named_child(b, i); !is(k, "comment")) return k;
+    return TSNode{};
   }
 
   // Whether statement `n` is `a = b = CONSTANT` (plain names; True, False, None, a number, a
@@ -1265,6 +1261,8 @@ class Analyzer {
     return constant_value(cur) >= 0;
   }
 
+  // 1 for a truthy constant (True, a non-zero number, a non-empty string), 0 for a falsy one
+  // (False, 0, ""), 2 for None, -1 for anything else.
   int constant_value(TSNode v) {
     if (is(v, "true")) return 1;
     if (is(v, "false")) return 0;
