@@ -69,6 +69,15 @@ struct ChangeBuilder {
     content->base_texts_[path] = text;
     return *this;
   }
+  /// A change known only by its diff hunks (no file text on either side), as `--diff` without a
+  /// checkout gives.
+  ChangeBuilder& hunks_only() {
+    content->head_texts_.clear();
+    content->base_texts_.clear();
+    change.hunks_only = true;
+    return *this;
+  }
+
   std::shared_ptr<review::facts::ChangeFacts> facts(review::facts::ChangeFacts::Options o = {}) {
     change.content = content;
     return std::make_shared<review::facts::ChangeFacts>(std::make_shared<const Change>(change), std::move(o));

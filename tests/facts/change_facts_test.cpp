@@ -785,9 +785,7 @@ TEST_CASE("release: a released source is rebuilt with the same facts when asked 
 TEST_CASE("hunks-only changes: facts from the diff lines at their real line numbers", "[facts]") {
   ChangeBuilder b;
   b.file("m.py", "def f():\n    a = 1\n    return a\n", "def f():\n    a = 2\n    return a\n");
-  b.content->head_texts_.clear();
-  b.content->base_texts_.clear();
-  b.change.hunks_only = true;
+  b.hunks_only();
   auto facts = b.facts();
   CHECK(dump(facts->query("added_lines", kChanged), {"function"}) == "m.py:2 function=f\n");
   CHECK(facts->notes() == std::vector<std::string>{"m.py: full head text unavailable; facts come from the diff hunks only"});
@@ -818,9 +816,7 @@ TEST_CASE("cached_head_text: the head text a cached model holds, never hunks or 
 
   ChangeBuilder h;
   h.file("k.py", "a = 1\n", "a = 2\n");
-  h.content->head_texts_.clear();
-  h.content->base_texts_.clear();
-  h.change.hunks_only = true;
+  h.hunks_only();
   auto hf = h.facts();
   REQUIRE(hf->model("k.py", false));
   CHECK_FALSE(hf->cached_head_text("k.py"));  // the text of the hunks is not the file's
