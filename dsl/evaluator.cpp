@@ -360,6 +360,7 @@ class Evaluator final : public RuleEngine {
   /// sorted, and joined (each followed by '\x1e') as the name of their facts' index.
   struct FileSet {
     std::vector<std::string> files;
+    std::optional<std::vector<std::string>> partners;  ///< ForPlan::partner: the files it admits
     std::string id;
     bool read = false;                          ///< `facts` asked for (by the first lookup)
     const std::vector<FactPtr>* facts = nullptr;  ///< their facts; nullptr = read it whole
@@ -1031,10 +1032,10 @@ class Evaluator final : public RuleEngine {
   /// with ForPlan::by_files; nullptr = read it whole (the whole query is built already, or the
   /// implementation cannot narrow it).
   const std::vector<FactPtr>* in_files(const std::string& source, const Scope& scope, const std::string& qkey,
-                                       const std::vector<std::string>& files) {
+                                       const FileSet& fs) {
     if (cache_.count(qkey)) return nullptr;  // built whole already: its index is cheaper
     auto work = begin_shared();  // shared, cached work: not charged to the rule (as query())
-    const auto* out = facts_.query_in_files(source, scope, files);
+    const auto* out = facts_.query_in_files(source, scope, fs.files, fs.partners ? &*fs.partners : nullptr);
     end_shared(work, source);
     return out;
   }
@@ -1117,7 +1118,7 @@ class Evaluator final : public RuleEngine {
     if (narrowed) qkey += '\2' + key_words_key_;
     if (auto bf = by_files_.find(probe); !narrowed && bf != by_files_.end()) {
       FileSet& fs = bf->second;
-      if (!fs.read) fs.facts = in_files(d.source, scope, qkey, fs.files);
+      if (!fs.read) fs.facts = in_files(d.source, scope, qkey, fs);
       fs.read = true;
       narrowed = fs.facts;
       if (narrowed) qkey += '\3' + fs.id;
@@ -1771,6 +1772,11 @@ class Evaluator final : public RuleEngine {
       FileSet& fs = by_files_[&*fp.probe];
       fs.files.assign(files.begin(), files.end());
       for (const auto& f : fs.files) fs.id += f + '\x1e';
+      if (fp.partner >= 0 && !fs.files.empty()) {  // no files: nothing is read, nothing to pair
+        fs.partners = admitted(body.fors[static_cast<size_t>(fp.partner)], plan->fors[static_cast<size_t>(fp.partner)]);
+        fs.id += '\x1d';
+        for (const auto& f : *fs.partners) fs.id += f + '\x1e';
+      }
     }
     join(body, *plan, 0, nullptr);
   }
@@ -1799,6 +1805,25 @@ class Evaluator final : public RuleEngine {
 
   /// False when the facts of `f`'s source over its scope are at hand and none meets all of
   /// `fp.own`; true otherwise (not at hand: not known, and not worth building here).
+  /// The values of the looked-up field (Probe::path) of the facts of `for` clause `f` (planned
+  /// as `fp`, over a scope known in advance) that meet its own conditions (ForPlan::own), sorted,
+  /// no duplicates: the keys its lookup can find (ForPlan::partner). Strings only: a lookup by a
+  /// file's path finds no other value.
+  std::vector<std::string> admitted(const ast::ForClause& f, const ForPlan& fp) {
+    std::set<std::string> keys;
+    size_t mark = env_.size();
+    for (const auto& fact : query(f.domain.source, scope_of(f.domain.scope))) {
+      tick();
+      env_.push_back({f.var, Value(fact), false});
+      bool all = true;
+      for (size_t j : fp.own) all = all && eval(*fp.filters[j].expr).truthy() != fp.filters[j].negate;
+      env_.resize(mark);
+      if (!all) continue;
+      if (Value v = fact->get(fp.probe->path[0]); v.is_string()) keys.insert(v.as_string());
+    }
+    return {keys.begin(), keys.end()};
+  }
+
   bool some_fact(const ast::ForClause& f, const ForPlan& fp) {
     const std::string key = query_key(f.domain.source, scope_of(f.domain.scope));
     auto it = cache_.find(key);

@@ -241,7 +241,8 @@ const std::vector<FactPtr>* Facts::query_containing(const std::string&, const Sc
   return nullptr;
 }
 
-const std::vector<FactPtr>* Facts::query_in_files(const std::string&, const Scope&, const std::vector<std::string>&) {
+const std::vector<FactPtr>* Facts::query_in_files(const std::string&, const Scope&, const std::vector<std::string>&,
+                                                  const std::vector<std::string>*) {
   return nullptr;
 }
 

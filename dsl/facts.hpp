@@ -51,6 +51,12 @@ struct SourceSchema {
   /// the pairs of a few. The evaluator then collects the files a `for c in SOURCE(…) where
   /// c.file == X` looks up (X bound by earlier `for`s) before that `for` reads the source.
   bool by_files = false;
+  /// With by_files: a field of the facts holding another fact whose `file` can narrow such a
+  /// build too (`b` of `clones`, the other block of a pair), or "" for none. The evaluator
+  /// passes, as Facts::query_in_files's `partners`, the files a later `for` admits when that
+  /// `for` looks its facts up by `X == c.<partner>.file` (`for fb in files(changed) where
+  /// fb.path == c.b.file and fb.tier == 1`): no other pair can reach a finding.
+  std::string partner{};
 
   /// Returns the field named `name`, or nullptr.
   const FieldSchema* field(std::string_view name) const;
@@ -166,9 +172,13 @@ class Facts {
   /// Results may be cached like query()'s. Returns nullptr when the implementation cannot
   /// narrow this query (the source has no such build, the scope is not `changed`, `repo` or a
   /// glob list, or the whole query is built already and its index is cheaper): the caller then
-  /// reads query(). Throws FactsError as query() does. The default returns nullptr.
+  /// reads query(). `partners`, when not null (sorted, no duplicates; only for a source whose
+  /// schema names a SourceSchema::partner field P), narrows the answer further to the facts
+  /// whose `P.file` is one of them: then it is the subsequence of query(source, scope) with
+  /// both. Throws FactsError as query() does. The default returns nullptr.
   virtual const std::vector<FactPtr>* query_in_files(const std::string& source, const Scope& scope,
-                                                     const std::vector<std::string>& files);
+                                                     const std::vector<std::string>& files,
+                                                     const std::vector<std::string>* partners);
 
   /// Returns whether line `line` of head file `path` is an added line of the change.
   virtual bool is_added(std::string_view path, int line) const = 0;

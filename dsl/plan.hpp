@@ -215,6 +215,15 @@ struct ForPlan {
   /// sideways information passing). D5 asked for the clones of the backbone files and the audit
   /// compared every pair of ATOM's files. explain prints "(built for the files ... names)".
   bool by_files = false;
+  /// With by_files, over a source whose schema names a partner field P (SourceSchema::partner):
+  /// the position of a later `for` over a fact source and a scope known in advance whose lookup
+  /// is `w.f == v.P.file` (Probe::Kind::Equal, v this `for`'s variable), or -1. Every finding
+  /// binds a fact of that `for` meeting its own conditions (`own`), so the facts read here need
+  /// only a `P.file` among those facts' `f`: the evaluator collects them before the loops and
+  /// passes them as Facts::query_in_files's `partners` (D5's `for fb in files(repo) where
+  /// fb.path == c.b.file and fb.tier <= 2`: the clone search reads the other sides of the
+  /// backbone files only). explain prints "(… paired with the files `for fb` admits)".
+  int partner = -1;
 };
 
 /// The execution plan of one rule. `before` runs after `when`, before the first `for`; `fors[i]`

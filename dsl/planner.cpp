@@ -763,6 +763,26 @@ class Planner {
         if (own) fp.own.push_back(j);
       }
     }
+    // A `for` read for a few files whose facts a later `for` looks up by their partner's file
+    // (ForPlan::partner): that later `for` is over a source and a known scope (its `own`
+    // conditions were found above), looked up by `w.f == v.P.file`.
+    for (int k = 1; k < n; ++k) {
+      auto& fk = out.fors[static_cast<size_t>(k)];
+      if (!fk.by_files) continue;
+      std::string partner;
+      for (const auto& s : p_.schema)
+        if (s.name == r.fors[static_cast<size_t>(k)].domain.source) partner = s.partner;
+      if (partner.empty()) continue;
+      const std::vector<std::string> path{partner, "file"};
+      for (int j = k + 1; j < n && fk.partner < 0; ++j) {
+        const ast::Domain& d = r.fors[static_cast<size_t>(j)].domain;
+        if (d.findings || d.source.empty() || d.source == "pr" || list_domain(p_, d) || d.scope.kind == K::Expr) continue;
+        const auto& pj = out.fors[static_cast<size_t>(j)].probe;
+        if (!pj || pj->kind != Probe::Kind::Equal || pj->path.size() != 1 || !pj->key) continue;
+        const Expr& x = *pj->key;
+        if (x.kind == Expr::Kind::Var && x.text == r.fors[static_cast<size_t>(k)].var && x.path == path) fk.partner = j;
+      }
+    }
     return out;
   }
 
@@ -1027,7 +1047,9 @@ std::string describe_body(const ProgramImpl& p, const ast::Rule& r, const ast::E
     const auto& fp = plan.fors[i];
     out += "  for " + f.var + " in " + ast::dump(f.domain) + ": " +
            (fp.probe ? probe_text(p, f.domain, *fp.probe) : std::string("scan")) +
-           (fp.by_files ? "  (built for the files the earlier `for`s name)" : "") + "\n";
+           (fp.by_files ? "  (built for the files the earlier `for`s name" +
+                              (fp.partner >= 0 ? ", paired with the files `for " + r.fors[static_cast<size_t>(fp.partner)].var + "` admits" : std::string()) + ")"
+                        : "") + "\n";
     for (size_t j = 0; j < fp.filters.size(); ++j) {
       bool first = std::find(fp.own.begin(), fp.own.end(), j) != fp.own.end();
       out += "    check " + filter_text(r, fp.filters[j]) + (first ? "  (some fact first)" : "") + "\n";

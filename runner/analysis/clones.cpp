@@ -857,7 +857,8 @@ std::vector<ClonePair> find_clones(std::vector<CodeBlock> blocks, const CloneOpt
 }
 
 std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, size_t count,
-                                                 const ExistingLoader& load, const CloneOptions& opts) {
+                                                 const ExistingLoader& load, const CloneOptions& opts,
+                                                 const std::function<bool(size_t)>& searched) {
   // Pass 1: how often each window of an added block occurs, added blocks and existing code
   // together (names blanked, and names kept), and which files hold which of them.
   HashCounts blank_count, exact_count;
@@ -924,7 +925,7 @@ std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, s
     for (const Hit& h : hits[f])
       if (!known.blank.count(h.blank) || (h.has_exact && !known.exact.count(h.exact))) seeds.emplace_back(h.block, h.pos);
     hits[f] = {};
-    if (seeds.empty()) continue;
+    if (seeds.empty() || (searched && !searched(f))) continue;
     auto loaded = load(f);
     for (size_t k = 0; k < seeds.size();) {
       uint32_t bi = seeds[k].first;

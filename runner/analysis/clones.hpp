@@ -130,8 +130,15 @@ using ExistingLoader = std::function<std::vector<CodeBlock>(size_t i)>;
 /// blocks and the regions; memory: the added blocks, one file at a time (per thread: opts.jobs)
 /// and the regions.
 /// Blocks of \a added get `added` true. Never throws unless \a load does.
+///
+/// \a searched, when set, names the files whose clones the caller keeps (a rule that reads only
+/// the clones with a few files): pass 2 loads and searches only those for which it returns
+/// true. The result is then the full result without the pairs whose existing side lies in
+/// another file, exactly: pass 1 still reads every file, so a window's frequency is the whole
+/// corpus's, and a pair depends only on its two blocks and those frequencies.
 std::vector<ClonePair> find_clones_with_existing(std::vector<CodeBlock> added, size_t count,
-                                                 const ExistingLoader& load, const CloneOptions& opts);
+                                                 const ExistingLoader& load, const CloneOptions& opts,
+                                                 const std::function<bool(size_t)>& searched = {});
 
 /// The same with the defaults of CloneOptions except `min_lines` and `min_similarity`, and no
 /// token minimum (for callers that compare line ranges only).

@@ -1039,7 +1039,8 @@ const std::vector<FactPtr>* ChangeFacts::query_containing(const std::string& sou
 }
 
 const std::vector<FactPtr>* ChangeFacts::query_in_files(const std::string& source, const Scope& scope,
-                                                        const std::vector<std::string>& files) {
+                                                        const std::vector<std::string>& files,
+                                                        const std::vector<std::string>* partners) {
   if (scope.kind != Scope::Kind::Changed && scope.kind != Scope::Kind::Repo && scope.kind != Scope::Kind::Globs)
     return nullptr;
   const Source* s = find_source(source);
@@ -1048,8 +1049,12 @@ const std::vector<FactPtr>* ChangeFacts::query_in_files(const std::string& sourc
   if (cache_.count(key)) return nullptr;  // built whole: the caller's index of it is cheaper
   key += '\x1d';
   for (const auto& f : files) key += f + '\x1e';
+  if (partners) {
+    key += '\x1d';
+    for (const auto& f : *partners) key += f + '\x1e';
+  }
   if (auto it = keyed_cache_.find(key); it != keyed_cache_.end()) return it->second.get();
-  auto built = s->build_in_files(*this, scope, files);
+  auto built = s->build_in_files(*this, scope, files, partners);
   if (!built) return nullptr;
   return keyed_cache_.emplace(key, intern(std::move(*built))).first->second.get();
 }

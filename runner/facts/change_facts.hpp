@@ -137,12 +137,14 @@ class ChangeFacts final : public dsl::Facts, private SourceContext {
 
   /// The read of a few files' facts (dsl::Facts::query_in_files): for the `changed`, `repo` and
   /// glob scopes of a source with its own such build (Source::build_in_files), its facts whose
-  /// `file` is one of `files`, cached per (source, scope, files) and freed with the source's
-  /// other results. Returns nullptr for other scopes and sources, and when the source's facts
-  /// over `scope` are built whole already. Throws dsl::FactsError for an unknown source name, and
+  /// `file` is one of `files` (and, with `partners`, whose partner field's `file` is one of
+  /// them), cached per (source, scope, files, partners) and freed with the source's other
+  /// results. Returns nullptr for other scopes and sources, and when the source's facts over
+  /// `scope` are built whole already. Throws dsl::FactsError for an unknown source name, and
   /// what the source's build throws.
   const std::vector<dsl::FactPtr>* query_in_files(const std::string& source, const dsl::Scope& scope,
-                                                  const std::vector<std::string>& files) override;
+                                                  const std::vector<std::string>& files,
+                                                  const std::vector<std::string>* partners) override;
 
   /// Adds another repository that rules scope to by name (`functions(aiter)` where the ruleset
   /// says `let aiter = repo …`): a query over Scope::Kind::Named with that name is answered by

@@ -2,6 +2,7 @@
 // of another file (runner/analysis/clones.hpp).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -68,7 +69,8 @@ class ClonesSource final : public Source {
             "files); existing code is read from Python and C/C++ files of a language some added block is in. "
             "Two existing blocks are never compared; `base` has no clones. Minimum size from "
             "`let clone_min_lines` (5), `clone_min_tokens` (50), `clone_min_similarity` (80, percent). A `for` that "
-            "looks clones up by `c.file == f.path` (f bound by an earlier `for`) searches only the blocks of those files",
+            "looks clones up by `c.file == f.path` (f bound by an earlier `for`) searches only the blocks of those files, "
+            "and when a later `for` looks its facts up by `X == c.b.file` only the other blocks of the files it admits",
             true,
             {
                 field("file", T::String, "path of the added block (the first block)"),
@@ -84,25 +86,32 @@ class ClonesSource final : public Source {
             },
             false,
             "",
-            true};  // by_files: `where c.file == f.path` (f of an earlier `for`) searches only f's blocks
+            true,  // by_files: `where c.file == f.path` (f of an earlier `for`) searches only f's blocks
+            "b"};  // partner: and `g.path == c.b.file` (g of a later `for`) only the other blocks of g's files
   }
 
   std::vector<FactPtr> build(SourceContext& ctx, const Scope& scope) const override {
-    return search(ctx, scope, nullptr);
+    return search(ctx, scope, nullptr, nullptr);
   }
 
   // The clones whose added (first) block is in one of `files`: the blocks of those files are
   // compared with the rest of the scope read as existing code (find_clones_with_existing: one
   // token scan of every file, then only the regions that share a window with them), not every
   // pair of the scope's files with each other. The facts equal build()'s with such a `file`.
+  // With `partners`, the second pass of that search (the regions of existing code around rare
+  // windows shared with an added block) reads only those files: every file is still scanned
+  // once for the windows' frequencies, so the facts equal build()'s with such a `file` and
+  // such a `b.file` (find_clones_with_existing's `searched`).
   std::optional<std::vector<FactPtr>> build_in_files(SourceContext& ctx, const Scope& scope,
-                                                     const std::vector<std::string>& files) const override {
-    return search(ctx, scope, &files);
+                                                     const std::vector<std::string>& files,
+                                                     const std::vector<std::string>* partners) const override {
+    return search(ctx, scope, &files, partners);
   }
 
  private:
-  // build() when `focus` is null; else build_in_files(focus).
-  static std::vector<FactPtr> search(SourceContext& ctx, const Scope& scope, const std::vector<std::string>* focus) {
+  // build() when `focus` is null; else build_in_files(focus, partners).
+  static std::vector<FactPtr> search(SourceContext& ctx, const Scope& scope, const std::vector<std::string>* focus,
+                                     const std::vector<std::string>* partners) {
     std::vector<FactPtr> out;
     analysis::CloneOptions opts;  // jscpd's defaults unless the ruleset says otherwise
     auto setting = [&](const char* name, int fallback) {
@@ -115,6 +124,9 @@ class ClonesSource final : public Source {
     opts.jobs = ctx.jobs();  // `load` reads head_text and the models held in `existing`: thread-safe
     auto in_focus = [&](const std::string& path) {
       return !focus || std::binary_search(focus->begin(), focus->end(), path);
+    };
+    auto in_partners = [&](const std::string& path) {
+      return !partners || std::binary_search(partners->begin(), partners->end(), path);
     };
     std::vector<analysis::CodeBlock> blocks;
     std::set<lang::Language> languages;  // of the added blocks
@@ -180,15 +192,18 @@ class ClonesSource final : public Source {
       if (n >= opts.min_lines) loaded.push_back(block_of(e.path, e.language, lines, 1, n, false));
       return loaded;
     };
-    auto pairs = existing.empty() ? analysis::find_clones(std::move(blocks), opts)
-                                  : analysis::find_clones_with_existing(std::move(blocks), existing.size(), load, opts);
+    std::function<bool(size_t)> searched;  // all, unless a partner list names the other sides
+    if (partners) searched = [&](size_t i) { return in_partners(existing[i].path); };
+    auto pairs = existing.empty()
+                     ? analysis::find_clones(std::move(blocks), opts)
+                     : analysis::find_clones_with_existing(std::move(blocks), existing.size(), load, opts, searched);
     for (auto& p : pairs) {
       if (p.a.file == p.b.file) continue;
       // an added block of a changed file outside the focus was searched as existing code
       for (auto* side : {&p.a, &p.b})
         if (auto it = added_of.find(side->file); it != added_of.end()) side->added = it->second->count(side->start_line) > 0;
       if (!p.a.added) std::swap(p.a, p.b);  // the added side first: a finding lands on it
-      if (!in_focus(p.a.file)) continue;
+      if (!in_focus(p.a.file) || !in_partners(p.b.file)) continue;
       auto loc = [&](const analysis::CodeBlock& b) {
         auto f = dsl::make_fact("location", b.file, b.start_line);
         f->end_line = b.end_line;

@@ -73,7 +73,8 @@ std::vector<dsl::FactPtr> Source::build(SourceContext& ctx, const dsl::Scope& sc
 }
 
 std::optional<std::vector<dsl::FactPtr>> Source::build_in_files(SourceContext&, const dsl::Scope&,
-                                                                 const std::vector<std::string>&) const {
+                                                                 const std::vector<std::string>&,
+                                                                 const std::vector<std::string>*) const {
   return std::nullopt;
 }
 

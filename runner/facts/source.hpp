@@ -194,10 +194,12 @@ class Source {
   /// Returns the facts of build(ctx, scope) whose `file` is one of `files` (sorted, no
   /// duplicates), in the same order, for a source whose schema says `by_files` (a search across
   /// files that costs far less for a few of them); nullopt when the source has no such build.
-  /// ChangeFacts::query_in_files calls it for `changed`, `repo` and glob scopes. Default:
-  /// nullopt. Throws dsl::FactsError as build does.
+  /// With `partners` (sorted, no duplicates; a source whose schema names a partner field P),
+  /// only those whose `P.file` is one of them too. ChangeFacts::query_in_files calls it for
+  /// `changed`, `repo` and glob scopes. Default: nullopt. Throws dsl::FactsError as build does.
   virtual std::optional<std::vector<dsl::FactPtr>> build_in_files(SourceContext& ctx, const dsl::Scope& scope,
-                                                                  const std::vector<std::string>& files) const;
+                                                                  const std::vector<std::string>& files,
+                                                                  const std::vector<std::string>* partners) const;
   /// Returns the facts of one file side, in line order. Must not read `ctx.data()` (results are
   /// cached for the life of the context). Default: throws dsl::FactsError ("has no implementation").
   virtual std::vector<dsl::FactPtr> build_file(SourceContext& ctx, const FileRef& ref) const;

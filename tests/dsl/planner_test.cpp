@@ -458,24 +458,36 @@ TEST_CASE("planner: golden plans") {
 }
 
 // MemoryFacts whose `calls` source builds the facts of a few files on its own
-// (SourceSchema::by_files), recording the files of every such read.
+// (SourceSchema::by_files), its field `target` (a fact) the partner whose file can narrow that
+// too (SourceSchema::partner), recording the files and partners of every such read.
 class FewFiles : public MemoryFacts {
  public:
   std::vector<std::vector<std::string>> asked;
+  std::vector<std::optional<std::vector<std::string>>> partners_asked;
   const std::vector<SourceSchema>& schema() const override {
     static const std::vector<SourceSchema> s = [] {
       auto v = testing::test_schema();
-      for (auto& x : v) x.by_files = x.name == "calls";
+      for (auto& x : v)
+        if (x.name == "calls") {
+          x.by_files = true;
+          x.partner = "target";
+          x.fields.push_back({"target", review::dsl::Type::Fact, "the called function's place", "calls"});
+        }
       return v;
     }();
     return s;
   }
   const std::vector<FactPtr>* query_in_files(const std::string& source, const Scope& scope,
-                                             const std::vector<std::string>& files) override {
+                                             const std::vector<std::string>& files,
+                                             const std::vector<std::string>* partners) override {
     asked.push_back(files);
+    partners_asked.push_back(partners ? std::optional(*partners) : std::nullopt);
     auto& out = few_[asked.size()];
-    for (const auto& f : query(source, scope))
-      if (std::binary_search(files.begin(), files.end(), f->file)) out.push_back(f);
+    for (const auto& f : query(source, scope)) {
+      Value t = f->get("target");
+      bool partner = !partners || (t.is_fact() && std::binary_search(partners->begin(), partners->end(), t.as_fact()->file));
+      if (std::binary_search(files.begin(), files.end(), f->file) && partner) out.push_back(f);
+    }
     return &out;
   }
 
@@ -526,6 +538,63 @@ TEST_CASE("planner: a `for` over a source built for a few files reads only the f
   CHECK(few.asked == std::vector<std::vector<std::string>>{{"a.py", "c.py"}, {"a.py", "c.py"}});
   CHECK(few.query_count["calls(repo)"] == 2);  // by the two reads of a few files only
   CHECK(whole.query_count["calls(repo)"] >= 1);
+}
+
+TEST_CASE("planner: a later `for` that looks up a partner's file narrows the few files' read to its files") {
+  // PAIR: only calls whose target lies in a tier-2 file reach a finding; LOOSE: the later `for`
+  // is looked up by the call's own file, not its partner's, so nothing narrows the read
+  const std::string text =
+      rule("PAIR", "  for f in files(changed) where f.tier == 1\n"
+                   "  for c in calls(repo) where c.file == f.path\n"
+                   "  for g in files(repo) where g.path == c.target.file and g.tier == 2",
+           "{c.file}:{c.line} -> {g.path}") +
+      rule("LOOSE", "  for f in files(changed) where f.tier == 1\n"
+                    "  for c in calls(repo) where c.file == f.path\n"
+                    "  for g in files(repo) where g.path == c.file and g.tier == 1",
+           "{c.file}:{c.line}");
+  FewFiles schema_only;
+  auto loaded = load_ruleset("p.rules", text, schema_only.schema(), nullptr, {});
+  REQUIRE(loaded.ok());
+  CHECK(loaded.program->plan("PAIR") ==
+        "plan PAIR\n"
+        "  for f in files(changed): index files(changed) by .tier = 1\n"
+        "    check (== f.tier 1)\n"
+        "  for c in calls(repo): index calls(repo) by .file = f.path  (built for the files the earlier `for`s name, "
+        "paired with the files `for g` admits)\n"
+        "    check (== c.file f.path)\n"
+        "  for g in files(repo): index files(repo) by .path = c.target.file and .tier = 2\n"
+        "    check (== g.path c.target.file)\n"
+        "    check (== g.tier 2)  (some fact first)\n");
+  CHECK(loaded.program->plan("LOOSE").find("paired") == std::string::npos);
+  auto fill = [](MemoryFacts& m) {
+    m.changed = {"a.py", "b.py", "c.py", "t.py", "u.py"};
+    for (auto [path, tier] : {std::pair{"a.py", 1}, {"b.py", 0}, {"c.py", 1}, {"t.py", 2}, {"u.py", 0}})
+      m.add("files", path, 0, {{"path", Value(path)}, {"tier", Value(tier)}});
+    m.add("files", "v.py", 0, {{"path", Value("v.py")}, {"tier", Value(2)}});  // at head, unchanged
+    int line = 0;
+    for (const char* file : {"a.py", "b.py", "c.py"})
+      for (const char* target : {"t.py", "u.py", "v.py", "w.py"}) {
+        auto t = review::dsl::make_fact("functions", target, 1);
+        m.add("calls", file, ++line, {{"callee", Value("run")}, {"target", Value(FactPtr(t))}});
+      }
+  };
+  FewFiles few;
+  MemoryFacts whole;
+  fill(few);
+  fill(whole);
+  EvalOptions reference;
+  reference.read_by_key = false;
+  EvalResult got = evaluate(*loaded.program, few, {});
+  EvalResult want = evaluate(*loaded.program, whole, reference);
+  CHECK(findings_text(got) == findings_text(want));
+  // PAIR: a.py and c.py's calls into t.py and v.py; LOOSE: every call of a.py and c.py
+  CHECK(got.findings.size() == 4 + 8);
+  // PAIR asks for the tier-1 files' calls into the tier-2 files (w.py has no file fact, u.py
+  // is tier 0); LOOSE for the tier-1 files' calls, whatever their partner
+  REQUIRE(few.partners_asked.size() == 2);
+  CHECK(few.partners_asked[0] == std::optional(std::vector<std::string>{"t.py", "v.py"}));
+  CHECK(few.partners_asked[1] == std::nullopt);
+  CHECK(few.asked == std::vector<std::vector<std::string>>{{"a.py", "c.py"}, {"a.py", "c.py"}});
 }
 
 TEST_CASE("planner: golden plan of range lookups") {

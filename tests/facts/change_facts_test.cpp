@@ -505,21 +505,39 @@ TEST_CASE("clones: the facts of a few files equal the whole search's facts of th
           if (std::find(files.begin(), files.end(), f->file) != files.end()) want.push_back(text(f));
         auto few_facts = builder->facts();
         few_facts->configure(d);
-        const auto* got = few_facts->query_in_files("clones", scope, files);
+        const auto* got = few_facts->query_in_files("clones", scope, files, nullptr);
         REQUIRE(got != nullptr);
         std::vector<std::string> have;
         for (const auto& f : *got) have.push_back(text(f));
         INFO("files: " << files.size() << (files.empty() ? std::string() : " from " + files[0]));
         CHECK(have == want);
+        // and paired with a few files only (SourceSchema::partner `b`): the same facts whose
+        // `b.file` is one of them too
+        for (const std::vector<std::string>& partners :
+             {std::vector<std::string>{}, {"a.py"}, {"b.py"}, {"k.py", "z.py"}, {"a.py", "b.py", "m.py"}}) {
+          std::vector<std::string> paired;
+          for (const auto& f : whole)
+            if (std::find(files.begin(), files.end(), f->file) != files.end() &&
+                std::find(partners.begin(), partners.end(), s(f->get("b"), "file")) != partners.end())
+              paired.push_back(text(f));
+          auto paired_facts = builder->facts();
+          paired_facts->configure(d);
+          const auto* narrowed = paired_facts->query_in_files("clones", scope, files, &partners);
+          REQUIRE(narrowed != nullptr);
+          std::vector<std::string> got_paired;
+          for (const auto& f : *narrowed) got_paired.push_back(text(f));
+          INFO("partners: " << partners.size());
+          CHECK(got_paired == paired);
+        }
       }
       // built whole already: the index of the whole list is cheaper than a second search
-      CHECK(whole_facts->query_in_files("clones", scope, {"a.py"}) == nullptr);
+      CHECK(whole_facts->query_in_files("clones", scope, {"a.py"}, nullptr) == nullptr);
     }
   }
   // a source with no build of a few files answers nullptr (the evaluator reads it whole)
   auto plain = pr.facts();
-  CHECK(plain->query_in_files("lines", kRepo, {"a.py"}) == nullptr);
-  CHECK(plain->query_in_files("clones", kBase, {"a.py"}) == nullptr);
+  CHECK(plain->query_in_files("lines", kRepo, {"a.py"}, nullptr) == nullptr);
+  CHECK(plain->query_in_files("clones", kBase, {"a.py"}, nullptr) == nullptr);
 }
 
 TEST_CASE("siblings: unchanged name variants of a changed function; suffix list from a let", "[facts]") {
