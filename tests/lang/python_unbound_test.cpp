@@ -282,6 +282,22 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "guarded not `t`"},
       {"known from an assert",
        "def f(a):\n    if a:\n        x = 1\n    assert a\n    use(x)\n", "guarded `a`"},
+      {"an assert of membership in literals, a chain over each of them",
+       "def f(k):\n    assert k in [\"a\", \"b\", 3]\n    if k == \"a\":\n        x = 1\n    elif k == \"b\":\n        x = 2\n"
+       "    elif k == 3:\n        x = 3\n    use(x)\n",
+       "guarded `k in [\"a\", \"b\", 3]`"},
+      {"an assert of membership, the chain misses one of its values",
+       "def f(k):\n    assert k in (\"a\", \"b\", \"c\")\n    if k == \"a\":\n        x = 1\n    elif k == \"b\":\n        x = 2\n"
+       "    use(x)\n",
+       "open"},
+      {"an early return on `not in`, the chain covers the rest",
+       "def f(k):\n    if k not in {\"a\", \"b\"}:\n        return\n    if k == \"a\":\n        x = 1\n    elif k == \"b\":\n"
+       "        x = 2\n    use(x)\n",
+       "guarded not `k not in {\"a\", \"b\"}`"},
+      {"membership in a list that is not all literals proves nothing",
+       "def f(k, y):\n    assert k in [\"a\", y]\n    if k == \"a\":\n        x = 1\n    use(x)\n", "open"},
+      {"membership asserted before the name is rebound",
+       "def f(k):\n    assert k in [\"a\"]\n    k = g()\n    if k == \"a\":\n        x = 1\n    use(x)\n", "open"},
       {"an early return inside a nested block ends with that block",
        "def f(a, b):\n    if a:\n        x = 1\n    if b:\n        if not a:\n            return\n    use(x)\n", "open"},
       {"a guard that contains the binding test as an and term",

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -103,9 +104,23 @@ class Logic {
     if (is(n, "comparison_operator") && ts_node_named_child_count(n) == 2) {
       TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
       uint32_t from = ts_node_end_byte(l), to = ts_node_start_byte(r);
-      if (from <= to && to <= src_.size())
-        return g_.comparison(tag(n) + std::string(node_text(l, src_)), src_.substr(from, to - from),
-                             node_text(r, src_));
+      if (from <= to && to <= src_.size()) {
+        const std::string left = tag(n) + std::string(node_text(l, src_));
+        const std::string_view op = src_.substr(from, to - from);
+        // `x in [a, b]` (a list, tuple or set of literals) = `x == a or x == b`, so that
+        // `assert kind in ("a", "b")` and a chain `if kind == "a": … elif kind == "b": …`
+        // are one set of tests; `not in` is its negation.
+        if (auto members = literal_members(r)) {
+          const std::string o = normalise_condition(op);
+          if (o == "in" || o == "notin" || o == "not in") {
+            std::vector<Formula> eqs;
+            for (TSNode m : *members) eqs.push_back(g_.comparison(left, "==", node_text(m, src_)));
+            Formula any = GuardLogic::any_of(std::move(eqs));
+            return o == "in" ? any : GuardLogic::negate(std::move(any));
+          }
+        }
+        return g_.comparison(left, op, node_text(r, src_));
+      }
     }
     return g_.atom(tag(n) + std::string(node_text(n, src_)));
   }
@@ -119,6 +134,30 @@ class Logic {
     Formula f = ts_node_is_null(l.node) ? g_.atom(l.flag) : build(l.node);
     stale_ = nullptr;
     return l.pos ? f : GuardLogic::negate(std::move(f));
+  }
+
+  // The elements of `n` when it is a list, tuple or set display of 1 to kMaxMembers literals
+  // (strings without interpolation, numbers, True, False, None); nullopt otherwise.
+  static constexpr uint32_t kMaxMembers = 64;
+  std::optional<std::vector<TSNode>> literal_members(TSNode n) const {
+    if (!is(n, "list") && !is(n, "tuple") && !is(n, "set")) return std::nullopt;
+    const uint32_t count = ts_node_named_child_count(n);
+    if (count == 0 || count > kMaxMembers) return std::nullopt;
+    std::vector<TSNode> out;
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode m = ts_node_named_child(n, i);
+      if (is(m, "comment")) continue;
+      bool literal = is(m, "integer") || is(m, "float") || is(m, "true") || is(m, "false") || is(m, "none");
+      if (is(m, "string")) {
+        literal = true;
+        for (uint32_t k = 0; k < ts_node_named_child_count(m); ++k)
+          if (is(ts_node_named_child(m, k), "interpolation")) literal = false;
+      }
+      if (!literal) return std::nullopt;
+      out.push_back(m);
+    }
+    if (out.empty()) return std::nullopt;
+    return out;
   }
 
   std::string subject(int atom) const { return g_.subject(atom); }
@@ -670,20 +709,22 @@ class Analyzer {
     // evaluated in it) and the read is an atom of its own, related to nothing else. So
     // `if a or b.c is None: x = …` … `b = …` … `if a: use(x)` is still decided by `a`. Flags
     // are followed along the path and need no such check.
-    auto stale_from = [&](uint32_t from, std::string key) {
-      return [this, from, read_at, &rs, key](TSNode leaf) -> std::string {
+    auto stale_from = [&](uint32_t from, std::string key, uint32_t start) {
+      return [this, from, read_at, start, key](TSNode leaf) -> std::string {
         std::unordered_set<std::string> names;
         collect_identifiers(leaf, names, 0);
         std::string text = normalise_condition(node_text(leaf, src_));
         for (const auto& nm : names)
-          if (rebound(nm, text, rs.start, from, read_at)) return key;
+          if (rebound(nm, text, start, from, read_at)) return key;
         return {};
       };
     };
     std::vector<Formula> gs;
     for (size_t gi = 0; gi < held.size(); ++gi) {
-      uint32_t from = ts_node_is_null(held[gi].node) ? rs.start : std::max(rs.start, ts_node_start_byte(held[gi].node));
-      gs.push_back(lg.lit(held[gi], stale_from(from, "guard" + std::to_string(gi))));
+      // A test learnt before the construct (an assert, an early return) stops holding where a
+      // name it reads is bound again, before the construct as well as after it.
+      const uint32_t at = ts_node_is_null(held[gi].node) ? rs.start : ts_node_start_byte(held[gi].node);
+      gs.push_back(lg.lit(held[gi], stale_from(at, "guard" + std::to_string(gi), std::min(rs.start, at))));
     }
     std::string used;
     std::vector<bool> relevant(held.size(), false);  // what took part
@@ -713,7 +754,7 @@ class Analyzer {
         if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
         // A flag the read knows just the same cannot contradict anything.
         if (std::any_of(held.begin(), held.end(), [&](const Lit& h) { return same_flag(h, l); })) continue;
-        Piece p{lg.lit(l, stale_from(rs.start, "path" + std::to_string(li))), {}, -1, l.node};
+        Piece p{lg.lit(l, stale_from(rs.start, "path" + std::to_string(li), rs.start)), {}, -1, l.node};
         Logic::atoms_of(p.f, p.atoms);
         bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
           return held_atoms.count(x) > 0 || held_subjects.count(lg.subject(x)) > 0;
