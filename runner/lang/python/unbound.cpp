@@ -190,6 +190,18 @@ struct State {
   bool live = true;
   std::vector<uint8_t> st;
   std::vector<int> why;
+  // Names read on every path to here since they were last bound or deleted, where a path may
+  // leave them unbound (UnboundOptions::every_read false): that read raises first, so a later
+  // read on these paths is not reported. Kept apart from `st`, so that the reasons a later
+  // construct gives (`why`) still name the statements that bind the name.
+  std::vector<uint8_t> chk;
+  bool checked(size_t i) const { return i < chk.size() && chk[i] != 0; }
+  void check(size_t i) {
+    if (i >= chk.size()) chk.resize(i + 1, 0);
+    chk[i] = 1;
+  }
+  // The name is bound, or read, on this path (for the joins of `chk`).
+  bool bound_or_checked(size_t i) const { return get(i) == kBound || checked(i); }
   // Names assigned a constant on every path to here: (name index, 1 truthy / 0 falsy / 2 None).
   std::vector<std::pair<size_t, uint8_t>> known;
   void forget(size_t i) {
@@ -208,6 +220,7 @@ struct State {
     }
     st[i] = v;
     why[i] = r;
+    if (i < chk.size()) chk[i] = 0;  // bound or deleted anew
   }
   static State dead() {
     State s;
@@ -218,7 +231,7 @@ struct State {
     if (live != o.live) return false;
     size_t n = std::max(st.size(), o.st.size());
     for (size_t i = 0; i < n; ++i)
-      if (get(i) != o.get(i)) return false;
+      if (get(i) != o.get(i) || checked(i) != o.checked(i)) return false;
     return true;
   }
 };
@@ -403,7 +416,9 @@ class Analyzer {
       uint8_t v = a | b;
       int r = acc.reason(i);
       if (v == kMaybe && a != kMaybe) r = s.reason(i) >= 0 && b == kMaybe ? s.reason(i) : r;
+      const bool read_first = v != kBound && acc.bound_or_checked(i) && s.bound_or_checked(i);
       acc.set(i, v, r);
+      if (read_first) acc.check(i);
     }
   }
 
@@ -490,6 +505,10 @@ class Analyzer {
       }
       out.st[i] = v;
       out.why[i] = r;
+      bool read_first = v != kBound;  // every live arm bound the name or read it
+      for (auto& a : arms)
+        if (a.s.live && !a.s.bound_or_checked(i)) read_first = false;
+      if (read_first) out.check(i);
     }
     return out;
   }
@@ -574,6 +593,7 @@ class Analyzer {
     if (shadow_[*ip] > 0) return;
     size_t i = *ip;
     uint8_t v = s.get(i);
+    if (s.checked(i)) return;  // an earlier read on every path to here raised first
     if (v == kUnbound && report_) unbound_here_.emplace_back(id, s.reason(i));
     if (v == kMaybe && report_) {
       uint32_t at = ts_node_start_byte(id);
@@ -585,7 +605,7 @@ class Analyzer {
         read_state_ = nullptr;
       }
     }
-    if ((v & kUnbound) && !every_read_) s.set(i, kBound, -1);  // a failing read raises
+    if ((v & kUnbound) && !every_read_) s.check(i);  // a failing read raises
   }
 
   // A read of a name the enclosing scopes bind: checked against the state where the
