@@ -197,6 +197,23 @@ TEST_CASE("unbound: constructs fire and stay silent as documented", "[unbound]")
 TEST_CASE("unbound: first read only when asked", "[unbound]") {
   const char* src = "def f(c):\n    if c:\n        v = 1\n    print(v)\n    print(v)\n";
   CHECK(run(src, false) == std::vector<std::string>{"v 4:11 branch"});
+  // A read on some paths only leaves the later read open, and its reason is still the
+  // statement that binds the name (line 2), not the test whose arm read it (line 4); a read
+  // again after a `del`, and a read in a handler that the earlier read's error reaches, are
+  // reported too.
+  const char* some = "def f(c, d):\n    if c:\n        v = 1\n    if d:\n        print(v)\n    else:\n        pass\n"
+                     "    print(v)\n    print(v)\n";
+  UnboundOptions first;
+  first.every_read = false;
+  Parsed p(some, tree_sitter_python());
+  std::vector<std::string> got;
+  for (auto& u : find_unbound_reads(p.root(), p.source, first))
+    got.push_back(std::to_string(u.read_line) + " " + u.cause + " " + std::to_string(u.branch_line) + " " + u.bound_in);
+  CHECK(got == std::vector<std::string>{"5 branch 2 the `if` arm", "8 branch 2 the `if` arm"});
+  CHECK(run("def f(c):\n    if c:\n        v = 1\n    print(v)\n    del v\n    print(v)\n", false) ==
+        std::vector<std::string>{"v 4:11 branch", "v 6:11 del"});
+  CHECK(run("def f(c):\n    if c:\n        v = 1\n    try:\n        print(v)\n    except NameError:\n        print(v)\n", false) ==
+        std::vector<std::string>{"v 5:15 branch", "v 7:15 branch"});
 }
 
 TEST_CASE("unbound: descriptive fields", "[unbound]") {
