@@ -311,6 +311,18 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "def f(k):\n    if k not in {\"a\", \"b\"}:\n        return\n    if k == \"a\":\n        x = 1\n    elif k == \"b\":\n"
        "        x = 2\n    use(x)\n",
        "guarded not `k not in {\"a\", \"b\"}`"},
+      {"an earlier chain over the same values that raises otherwise",
+       "def f(k):\n    if k == \"a\":\n        n = 1\n    elif k == \"b\":\n        n = 2\n    else:\n        raise ValueError(k)\n"
+       "    if k == \"a\":\n        x = n\n    elif k == \"b\":\n        x = n + 1\n    use(x)\n",
+       "guarded one of the arms of the `if` at line 2 that continue"},
+      {"an earlier chain that raises otherwise, the later one misses a value",
+       "def f(k):\n    if k == \"a\":\n        n = 1\n    elif k == \"b\":\n        n = 2\n    else:\n        raise ValueError(k)\n"
+       "    if k == \"a\":\n        x = n\n    use(x)\n",
+       "open"},
+      {"an earlier chain that raises otherwise, its subject rebound after it",
+       "def f(k):\n    if k == \"a\":\n        n = 1\n    elif k == \"b\":\n        n = 2\n    else:\n        raise ValueError(k)\n"
+       "    k = g()\n    if k == \"a\":\n        x = n\n    elif k == \"b\":\n        x = n + 1\n    use(x)\n",
+       "open"},
       {"membership in a list that is not all literals proves nothing",
        "def f(k, y):\n    assert k in [\"a\", y]\n    if k == \"a\":\n        x = 1\n    use(x)\n", "open"},
       {"membership asserted before the name is rebound",

@@ -64,6 +64,9 @@ struct Lit {
   std::string flag;   // `x` or `x is None`: a name assigned a constant on the path
   std::string name;   // for a flag: the name
   uint32_t at = 0;    // for a flag: the byte where it was known (it holds there, not after a rebinding)
+  // When not empty: the tests of one of these arms hold (each arm's tests all hold), and `node`
+  // is the `if` statement whose continuing arms they are (where the tests were learnt).
+  std::vector<std::vector<Lit>> any;
 
   Lit() = default;
   Lit(TSNode test, bool holds) : node(test), pos(holds) {}
@@ -131,9 +134,9 @@ class Logic {
   // other test. A null `stale` keeps every leaf as written.
   Formula lit(const Lit& l, const std::function<std::string(TSNode)>& stale = {}) {
     stale_ = &stale;
-    Formula f = ts_node_is_null(l.node) ? g_.atom(l.flag) : build(l.node);
+    Formula f = formula(l);
     stale_ = nullptr;
-    return l.pos ? f : GuardLogic::negate(std::move(f));
+    return f;
   }
 
   // The elements of `n` when it is a list, tuple or set display of 1 to kMaxMembers literals
@@ -165,6 +168,22 @@ class Logic {
   bool unsat(const std::vector<const Formula*>& fs, const std::vector<int>& use) const { return g_.unsat(fs, use); }
 
  private:
+  Formula formula(const Lit& l) {
+    Formula f;
+    if (!l.any.empty()) {
+      std::vector<Formula> arms;
+      for (const auto& arm : l.any) {
+        std::vector<Formula> all;
+        for (const Lit& x : arm) all.push_back(formula(x));
+        arms.push_back(GuardLogic::all_of(std::move(all)));
+      }
+      f = GuardLogic::any_of(std::move(arms));
+    } else {
+      f = ts_node_is_null(l.node) ? g_.atom(l.flag) : build(l.node);
+    }
+    return l.pos ? f : GuardLogic::negate(std::move(f));
+  }
+
   std::string tag(TSNode leaf) const {
     if (stale_ == nullptr || !*stale_) return {};
     std::string k = (*stale_)(leaf);
@@ -837,7 +856,9 @@ class Analyzer {
         if (p->guard < 0) continue;
         relevant[static_cast<size_t>(p->guard)] = true;
         const Lit& g = held[static_cast<size_t>(p->guard)];
-        if (why.empty() && !ts_node_is_null(g.node)) {
+        if (why.empty() && !g.any.empty()) {
+          why = "one of the arms of the `if` at line " + std::to_string(line_of(g.node)) + " that continue";
+        } else if (why.empty() && !ts_node_is_null(g.node)) {
           TSNode gn = g.node;
           bool pos = g.pos;
           if (is(gn, "not_operator")) gn = field(gn, "argument"), pos = !pos;
@@ -1502,6 +1523,16 @@ class Analyzer {
     for (size_t i = 0; i < arms.size(); ++i)
       if (arms[i].s.live) live = static_cast<int>(i), ++n_live;
     if (n_live == 1) guards_.insert(guards_.end(), lits[static_cast<size_t>(live)].begin(), lits[static_cast<size_t>(live)].end());
+    // When several arms continue and another does not (`else: raise`), the tests of one of the
+    // continuing arms hold: `if k == "a": … elif k == "b": … else: raise` leaves `k` one of
+    // "a" and "b" for a later chain over the same values.
+    if (tested && n_live >= 2 && static_cast<size_t>(n_live) < arms.size() && arms.size() <= kMaxDisjointArms) {
+      Lit one;
+      one.node = n;
+      for (size_t i = 0; i < arms.size(); ++i)
+        if (arms[i].s.live) one.any.push_back(lits[i]);
+      if (std::none_of(one.any.begin(), one.any.end(), [](const auto& a) { return a.empty(); })) guards_.push_back(std::move(one));
+    }
   }
 
   void loop(TSNode n, State& s) {

@@ -56,6 +56,11 @@ inline constexpr int kMaxUnboundTreeDepth = 500;
 /// `guarded` by them, and memory stays linear in the arms (arm k's tests are k - 1 failed ones).
 inline constexpr int kMaxTestedArms = 256;
 
+/// A chain of at most this many arms, some continuing and some not (`else: raise`), leaves
+/// "the tests of one continuing arm hold" for the rest of its block (arm k's tests are k
+/// conditions, so the guard grows with the square of the arms; kMaxGuardAtoms bounds its use).
+inline constexpr size_t kMaxDisjointArms = 16;
+
 /// Whether find_unbound_reads skips `root` for nesting deeper than kMaxUnboundTreeDepth.
 /// Callers report such a file as not analysed rather than silently finding nothing.
 bool unbound_tree_too_deep(TSNode root);
