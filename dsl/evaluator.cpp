@@ -1803,8 +1803,6 @@ class Evaluator final : public RuleEngine {
     return holds(plan.after);
   }
 
-  /// False when the facts of `f`'s source over its scope are at hand and none meets all of
-  /// `fp.own`; true otherwise (not at hand: not known, and not worth building here).
   /// The values of the looked-up field (Probe::path) of the facts of `for` clause `f` (planned
   /// as `fp`, over a scope known in advance) that meet its own conditions (ForPlan::own), sorted,
   /// no duplicates: the keys its lookup can find (ForPlan::partner). Strings only: a lookup by a
@@ -1824,6 +1822,8 @@ class Evaluator final : public RuleEngine {
     return {keys.begin(), keys.end()};
   }
 
+  /// False when the facts of `f`'s source over its scope are at hand and none meets all of
+  /// `fp.own`; true otherwise (not at hand: not known, and not worth building here).
   bool some_fact(const ast::ForClause& f, const ForPlan& fp) {
     const std::string key = query_key(f.domain.source, scope_of(f.domain.scope));
     auto it = cache_.find(key);

@@ -248,7 +248,7 @@ struct State {
   }
   bool same(const State& o) const {
     if (live != o.live) return false;
-    size_t n = std::max(st.size(), o.st.size());
+    size_t n = std::max({st.size(), o.st.size(), chk.size(), o.chk.size()});
     for (size_t i = 0; i < n; ++i)
       if (get(i) != o.get(i) || checked(i) != o.checked(i)) return false;
     return true;
