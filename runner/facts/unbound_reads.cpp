@@ -13,7 +13,7 @@ using util::field;
 class UnboundReadsSource final : public Source {
  public:
   dsl::SourceSchema schema() const override {
-    return {"unbound_reads", "one fact per read of a local that some path, or every path, leaves unbound (Python)", true,
+    return {"unbound_reads", "one fact per read of a local that some path, or every path, leaves unbound (Python); a later read that every such path reaches through an earlier one is left out (that read raises first)", true,
             {
                 field("file", T::String, "path"),
                 field("line", T::Int, "line of the read"),
