@@ -323,6 +323,18 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "def f(k):\n    if k == \"a\":\n        n = 1\n    elif k == \"b\":\n        n = 2\n    else:\n        raise ValueError(k)\n"
        "    k = g()\n    if k == \"a\":\n        x = n\n    elif k == \"b\":\n        x = n + 1\n    use(x)\n",
        "open"},
+      {"complementary tests of one chain, no else",
+       "def f(r):\n    if r is None:\n        x = 0\n    elif r is not None:\n        x = r\n    use(x)\n",
+       "guarded the construct's own tests (one of them always holds)"},
+      {"complementary tests, the subject rebound inside the first arm's test path",
+       "def f(r):\n    if r is not None:\n        r = None\n        if r is None:\n            pass\n        else:\n"
+       "            x = 1\n    else:\n        x = 2\n    use(x)\n",
+       "open"},
+      {"complementary tests across two chains",
+       "def f(m):\n    if m:\n        x = 1\n    if not m:\n        x = 2\n    use(x)\n",
+       "guarded the construct's own tests (one of them always holds)"},
+      {"complementary tests across two chains, the subject rebound between them",
+       "def f(m):\n    if m:\n        x = 1\n    m = g()\n    if not m:\n        x = 2\n    use(x)\n", "open"},
       {"membership in a list that is not all literals proves nothing",
        "def f(k, y):\n    assert k in [\"a\", y]\n    if k == \"a\":\n        x = 1\n    use(x)\n", "open"},
       {"membership asserted before the name is rebound",

@@ -735,13 +735,38 @@ class Analyzer {
     jobs_->push_back(std::move(j));
   }
 
+  // Where the test of `l` was evaluated: its node's first byte (a path of a composed reason holds
+  // tests of earlier constructs too), or `start` (the construct's) for a flag.
+  static uint32_t tested_at(const Lit& l, uint32_t start) {
+    return ts_node_is_null(l.node) ? start : std::min(start, ts_node_start_byte(l.node));
+  }
+
+  // Whether the tests of unbound path `path` (flags left out) cannot all hold at once, each
+  // built with `stale_from(at, key, at)` from where it was tested (so a test whose names are
+  // bound again between it and the read relates to nothing), at most kMaxGuardAtoms atoms.
+  template <class Stale>
+  static bool self_contradictory(Logic& lg, const std::vector<Lit>& path, const Stale& stale_from, uint32_t start) {
+    std::vector<Formula> fs;
+    std::set<int> atoms;
+    for (size_t li = 0; li < path.size(); ++li) {
+      if (ts_node_is_null(path[li].node) && path[li].any.empty()) continue;  // a flag
+      const uint32_t at = tested_at(path[li], start);
+      fs.push_back(lg.lit(path[li], stale_from(at, "self" + std::to_string(li), at)));
+      Logic::atoms_of(fs.back(), atoms);
+    }
+    if (fs.size() < 2 || atoms.empty() || static_cast<int>(atoms.size()) > kMaxGuardAtoms) return false;
+    std::vector<const Formula*> ptrs;
+    for (const auto& f : fs) ptrs.push_back(&f);
+    return lg.unsat(ptrs, std::vector<int>(atoms.begin(), atoms.end()));
+  }
+
   // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
   // unbound path of `rs`, and no name those tests read is rebound after the construct starts.
   void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u) {
     // What holds at the read: the enclosing tests, and the flags the path assigned constants.
     std::vector<Lit> held = guards_;
     if (read_state_) flag_lits(*read_state_, held, read_at);
-    if (held.empty() || rs.unbound_lits.empty()) return;
+    if (rs.unbound_lits.empty()) return;
     Logic lg(src_);
     // The tests must still mean what they meant: a leaf test (an atom or one comparison) that
     // reads a name rebound between the test (or the start of the construct, for a test
@@ -773,6 +798,14 @@ class Analyzer {
     for (int a : held_atoms)
       if (std::string sj = lg.subject(a); !sj.empty()) held_subjects.insert(sj);
     for (const auto& path : rs.unbound_lits) {
+      // A path whose own tests contradict each other is never taken (`if x is None: …` then
+      // `elif x is not None: …` and no `else`): a name one of its tests reads and the
+      // construct binds again makes that test an atom of its own (stale), as below.
+      if (self_contradictory(lg, path, stale_from, rs.start)) {
+        if (used.empty()) used = "the construct's own tests (one of them always holds)";
+        continue;
+      }
+      if (held.empty()) return;  // nothing at the read speaks about this path
       // The pieces that may take part: the path's tests and flags that share an atom (or a
       // `v == literal` subject) with what holds at the read, and what holds that shares one
       // with them. Leaving a piece out only weakens the argument, so the answer stays sound;
@@ -793,7 +826,8 @@ class Analyzer {
         if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
         // A flag the read knows just the same cannot contradict anything.
         if (std::any_of(held.begin(), held.end(), [&](const Lit& h) { return same_flag(h, l); })) continue;
-        Piece p{lg.lit(l, stale_from(rs.start, "path" + std::to_string(li), rs.start)), {}, -1, l.node};
+        const uint32_t at = tested_at(l, rs.start);
+        Piece p{lg.lit(l, stale_from(at, "path" + std::to_string(li), at)), {}, -1, l.node};
         Logic::atoms_of(p.f, p.atoms);
         bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
           return held_atoms.count(x) > 0 || held_subjects.count(lg.subject(x)) > 0;
