@@ -42,6 +42,14 @@ struct RuleMeta {
   std::string help;             ///< markdown
   std::string when;             ///< the `when` precondition as written; "" when the rule has none
   std::vector<RuleExample> examples;
+  /// The rule's `also` bodies, in source order: each one's label, severity and problem template
+  /// as written (their findings carry the rule's id; `runner explain` lists them).
+  struct Also {
+    std::string label;
+    Severity severity = Severity::Warn;
+    std::string problem;
+  };
+  std::vector<Also> alsos;
   std::string ruleset;          ///< name of the ruleset that declared it
   std::string source_file;      ///< .rules file and line of the declaration
   int source_line = 0;

@@ -108,6 +108,10 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       m.action = r.action.raw;
       m.help = r.help;
       m.when = r.when_text;
+      for (const auto& a : r.alsos)
+        m.alsos.push_back({a.label,
+                           a.severity == "block" ? Severity::Block : a.severity == "note" ? Severity::Note : Severity::Warn,
+                           a.problem.raw});
       for (const auto& x : r.examples) {
         RuleExample ex;
         ex.bad = x.kind == "bad" || x.kind == "todo-bad";

@@ -104,6 +104,9 @@ void print_rule(const dsl::RuleMeta& r, bool all_examples, std::ostream& out) {
   if (!r.when.empty()) out << "  runs only when: " << r.when << "\n";
   out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
   out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";
+  // the `also` bodies: their findings carry this id at their own severity and wording
+  for (const auto& a : r.alsos)
+    out << "\nalso \"" << a.label << "\" (" << dsl::severity_name(a.severity) << "): " << a.problem << "\n";
   if (!r.help.empty()) out << "\n" << r.help << (r.help.back() == '\n' ? "" : "\n");
   bool bad_shown = false, good_shown = false;
   size_t hidden = 0;
@@ -128,11 +131,12 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool p
                 std::ostream& out, std::ostream& err) {
   const bool shipped = rulesets.empty();
   if (shipped) rulesets = shipped_ruleset_names();
-  std::vector<std::string> known;
+  std::vector<std::string> known, failed;
   for (const auto& rs : rulesets) {
     dsl::LoadResult r = load_ruleset_arg(rs, {});
     if (!r.ok()) {
       for (const auto& d : r.diagnostics) err << dsl::format_diagnostic(d);
+      failed.push_back(rs);
       continue;
     }
     for (const auto& rule : r.program->rules()) {
@@ -143,6 +147,12 @@ int cmd_explain(const std::string& id, std::vector<std::string> rulesets, bool p
       }
       known.push_back(rule.id);
     }
+  }
+  if (!failed.empty()) {  // the rule may be in a ruleset that did not load: say so, not "no rule"
+    err << "runner: cannot show rule `" << id << "`: " << failed[0]
+        << (failed.size() > 1 ? " and " + std::to_string(failed.size() - 1) + " more" : std::string())
+        << " did not load (the errors above); mend the ruleset (`runner check FILE`) and ask again\n";
+    return 2;
   }
   err << "runner: no rule `" << id << "` in " << (rulesets.size() == 1 ? rulesets[0] : "the rulesets searched");
   // Suggest the closest id: a case-insensitive match first, then the nearest by edit distance.

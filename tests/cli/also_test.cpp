@@ -93,6 +93,15 @@ TEST_CASE("also: a review reports both bodies' findings under the rule id, each 
   CHECK(labels == std::set<std::string>{"(main)", "breakpoint"});
 }
 
+TEST_CASE("also: explain lists each `also` body with its severity and problem") {
+  auto e = run_runner(kFixtures, {"explain", "DEBUG1", "-r", "also.rules"});
+  INFO(e.err);
+  CHECK(e.exit_code == 0);
+  CHECK(e.out.find("problem: `{c.text}` prints from library code at line {c.line}\n") != std::string::npos);
+  CHECK(e.out.find("\nalso \"breakpoint\" (block): `{c.text}` at line {c.line} stops the program in the debugger\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("also: explain --plan prints every body's plan; check points into the `also` block") {
   auto e = run_runner(kFixtures, {"explain", "DEBUG1", "-r", "also.rules", "--plan"});
   INFO(e.err);

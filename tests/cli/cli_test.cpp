@@ -297,6 +297,12 @@ TEST_CASE("check, test, explain, sources and list") {
   auto missing = runner({"explain", "PRINTX", "-r", "mini.rules"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err == "runner: no rule `PRINTX` in mini.rules; did you mean `PRINT1`?\n");
+  // a ruleset that does not load: its errors, then why the rule cannot be shown (not "no rule")
+  auto broken = runner({"explain", "X1", "-r", "bad.rules"});
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("bad.rules:3:35: error: unknown field `nosuchfield` of `lines`") != std::string::npos);
+  CHECK(broken.err.find("runner: cannot show rule `X1`: bad.rules did not load (the errors above)") != std::string::npos);
+  CHECK(broken.err.find("no rule") == std::string::npos);
   // without -r only the shipped rulesets are searched: the message says how to name one's own
   auto unshipped = runner({"explain", "PRINT1"});
   CHECK(unshipped.exit_code == 2);
