@@ -1809,17 +1809,22 @@ class Evaluator final : public RuleEngine {
   /// file's path finds no other value.
   std::vector<std::string> admitted(const ast::ForClause& f, const ForPlan& fp) {
     std::set<std::string> keys;
-    size_t mark = env_.size();
-    for (const auto& fact : query(f.domain.source, scope_of(f.domain.scope))) {
-      tick();
-      env_.push_back({f.var, Value(fact), false});
-      bool all = true;
-      for (size_t j : fp.own) all = all && eval(*fp.filters[j].expr).truthy() != fp.filters[j].negate;
-      env_.resize(mark);
-      if (!all) continue;
-      if (Value v = fact->get(fp.probe->path[0]); v.is_string()) keys.insert(v.as_string());
-    }
+    for (const auto& fact : query(f.domain.source, scope_of(f.domain.scope)))
+      if (meets_own(f, fp, fact))
+        if (Value v = fact->get(fp.probe->path[0]); v.is_string()) keys.insert(v.as_string());
     return {keys.begin(), keys.end()};
+  }
+
+  /// Whether `fact`, bound to the variable of `for` clause `f`, meets every condition of
+  /// ForPlan::own (`fp`'s conditions that read no other `for` variable).
+  bool meets_own(const ast::ForClause& f, const ForPlan& fp, const FactPtr& fact) {
+    tick();
+    size_t mark = env_.size();
+    env_.push_back({f.var, Value(fact), false});
+    bool all = true;
+    for (size_t j : fp.own) all = all && eval(*fp.filters[j].expr).truthy() != fp.filters[j].negate;
+    env_.resize(mark);
+    return all;
   }
 
   /// False when the facts of `f`'s source over its scope are at hand and none meets all of
@@ -1828,15 +1833,8 @@ class Evaluator final : public RuleEngine {
     const std::string key = query_key(f.domain.source, scope_of(f.domain.scope));
     auto it = cache_.find(key);
     if (it == cache_.end()) return true;
-    size_t mark = env_.size();
-    for (const auto& fact : *it->second) {
-      tick();
-      env_.push_back({f.var, Value(fact), false});
-      bool all = true;
-      for (size_t j : fp.own) all = all && eval(*fp.filters[j].expr).truthy() != fp.filters[j].negate;
-      env_.resize(mark);
-      if (all) return true;
-    }
+    for (const auto& fact : *it->second)
+      if (meets_own(f, fp, fact)) return true;
     return false;
   }
 

@@ -745,11 +745,15 @@ class Planner {
     table_binders(out.before);
     for (const auto& fp : out.fors) table_binders(fp.filters);
     table_binders(out.after);
-    // Conditions of a later `for` that read only its own variable (ForPlan::own).
+    // Conditions of a later `for` that read only its own variable (ForPlan::own), for a `for`
+    // over a fact source and a scope known before the rule runs.
     using K = ast::ScopeExpr::Kind;
+    auto known_source = [&](const ast::Domain& d) {
+      return !d.findings && !d.source.empty() && d.source != "pr" && !list_domain(p_, d) && d.scope.kind != K::Expr;
+    };
     for (int i = 1; i < n; ++i) {
       const ast::Domain& d = r.fors[i].domain;
-      if (d.findings || d.source.empty() || d.source == "pr" || list_domain(p_, d) || d.scope.kind == K::Expr) continue;
+      if (!known_source(d)) continue;
       auto& fp = out.fors[static_cast<size_t>(i)];
       for (size_t j = 0; j < fp.filters.size(); ++j) {
         const Filter& f = fp.filters[j];
@@ -775,8 +779,7 @@ class Planner {
       if (partner.empty()) continue;
       const std::vector<std::string> path{partner, "file"};
       for (int j = k + 1; j < n && fk.partner < 0; ++j) {
-        const ast::Domain& d = r.fors[static_cast<size_t>(j)].domain;
-        if (d.findings || d.source.empty() || d.source == "pr" || list_domain(p_, d) || d.scope.kind == K::Expr) continue;
+        if (!known_source(r.fors[static_cast<size_t>(j)].domain)) continue;
         const auto& pj = out.fors[static_cast<size_t>(j)].probe;
         if (!pj || pj->kind != Probe::Kind::Equal || pj->path.size() != 1 || !pj->key) continue;
         const Expr& x = *pj->key;

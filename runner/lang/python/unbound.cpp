@@ -741,23 +741,19 @@ class Analyzer {
     return ts_node_is_null(l.node) ? start : std::min(start, ts_node_start_byte(l.node));
   }
 
-  // Whether the tests of unbound path `path` (flags left out) cannot all hold at once, each
-  // built with `stale_from(at, key, at)` from where it was tested (so a test whose names are
-  // bound again between it and the read relates to nothing), at most kMaxGuardAtoms atoms.
-  template <class Stale>
-  static bool self_contradictory(Logic& lg, const std::vector<Lit>& path, const Stale& stale_from, uint32_t start) {
-    std::vector<Formula> fs;
+  // Whether the tests of unbound path `path` (flags left out) cannot all hold at once: `tests`
+  // holds each one's formula (built from where it was tested, so a test whose names are bound
+  // again between it and the read relates to nothing); at most kMaxGuardAtoms atoms.
+  static bool self_contradictory(const Logic& lg, const std::vector<Lit>& path, const std::vector<Formula>& tests) {
+    std::vector<const Formula*> fs;
     std::set<int> atoms;
     for (size_t li = 0; li < path.size(); ++li) {
       if (ts_node_is_null(path[li].node) && path[li].any.empty()) continue;  // a flag
-      const uint32_t at = tested_at(path[li], start);
-      fs.push_back(lg.lit(path[li], stale_from(at, "self" + std::to_string(li), at)));
-      Logic::atoms_of(fs.back(), atoms);
+      fs.push_back(&tests[li]);
+      Logic::atoms_of(tests[li], atoms);
     }
     if (fs.size() < 2 || atoms.empty() || static_cast<int>(atoms.size()) > kMaxGuardAtoms) return false;
-    std::vector<const Formula*> ptrs;
-    for (const auto& f : fs) ptrs.push_back(&f);
-    return lg.unsat(ptrs, std::vector<int>(atoms.begin(), atoms.end()));
+    return lg.unsat(fs, std::vector<int>(atoms.begin(), atoms.end()));
   }
 
   // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
@@ -798,10 +794,17 @@ class Analyzer {
     for (int a : held_atoms)
       if (std::string sj = lg.subject(a); !sj.empty()) held_subjects.insert(sj);
     for (const auto& path : rs.unbound_lits) {
+      // Each test and flag of the path as a formula, built once; a test goes stale from where
+      // it was tested (tested_at).
+      std::vector<Formula> tests;
+      tests.reserve(path.size());
+      for (size_t li = 0; li < path.size(); ++li) {
+        const uint32_t at = tested_at(path[li], rs.start);
+        tests.push_back(lg.lit(path[li], stale_from(at, "path" + std::to_string(li), at)));
+      }
       // A path whose own tests contradict each other is never taken (`if x is None: …` then
-      // `elif x is not None: …` and no `else`): a name one of its tests reads and the
-      // construct binds again makes that test an atom of its own (stale), as below.
-      if (self_contradictory(lg, path, stale_from, rs.start)) {
+      // `elif x is not None: …` and no `else`).
+      if (self_contradictory(lg, path, tests)) {
         if (used.empty()) used = "the construct's own tests (one of them always holds)";
         continue;
       }
@@ -826,8 +829,7 @@ class Analyzer {
         if (ts_node_is_null(l.node) && !flag_still_holds(l, read_at)) continue;  // stale flag
         // A flag the read knows just the same cannot contradict anything.
         if (std::any_of(held.begin(), held.end(), [&](const Lit& h) { return same_flag(h, l); })) continue;
-        const uint32_t at = tested_at(l, rs.start);
-        Piece p{lg.lit(l, stale_from(at, "path" + std::to_string(li), at)), {}, -1, l.node};
+        Piece p{tests[li], {}, -1, l.node};
         Logic::atoms_of(p.f, p.atoms);
         bool touches = std::any_of(p.atoms.begin(), p.atoms.end(), [&](int x) {
           return held_atoms.count(x) > 0 || held_subjects.count(lg.subject(x)) > 0;
