@@ -240,6 +240,52 @@ TEST_CASE("unbound: descriptive fields", "[unbound]") {
   CHECK(l[0].branch_kind == "for");
 }
 
+TEST_CASE("unbound: a later partial rebinding keeps the earlier chain as the reason", "[unbound]") {
+  // `y` is left unbound by the chain at line 2; the `if` at line 6 rebinds it on one arm only,
+  // which neither binds it where it was unbound nor unbinds it: line 2 stays the reason.
+  std::string src =
+      "def f(q, pad, tp):\n    if q == 0:\n        y = a()\n    elif q == 1:\n        y = b()\n"
+      "    if tp > 1:\n        y = reduce(y)\n    return y\n";
+  Parsed p(src, tree_sitter_python());
+  UnboundOptions o;
+  o.every_read = false;
+  auto r = find_unbound_reads(p.root(), p.source, o);
+  REQUIRE(r.size() == 2);  // line 7 (read first on the `tp > 1` arm) and line 8
+  for (const auto& u : r) {
+    CHECK(u.branch_line == 2);
+    CHECK(u.bound_in == "the `if` and `elif` arms");
+    CHECK(u.cause == "branch");
+  }
+  CHECK(r[1].read_line == 8);
+
+  // unbound before the construct on the arm that does not bind it (no earlier reason): this
+  // construct is the reason
+  std::string fresh = "def f(tp):\n    if tp > 1:\n        y = g()\n    return y\n";
+  Parsed q(fresh, tree_sitter_python());
+  auto s = find_unbound_reads(q.root(), q.source, o);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0].branch_line == 2);
+
+  // a loop's zero iterations stay the reason after an `if` that binds it on one arm
+  std::string loop = "def f(xs, c):\n    for x in xs:\n        m = x\n    if c:\n        m = 0\n    return m\n";
+  Parsed l(loop, tree_sitter_python());
+  auto t = find_unbound_reads(l.root(), l.source, o);
+  REQUIRE(t.size() == 1);
+  CHECK(t[0].branch_line == 2);
+  CHECK(t[0].cause == "loop");
+
+  // the guard logic still sees the later construct's test: `tp > 1` and then `tp > 1` again
+  // does not rule out the earlier chain's unbound path, so the read stays
+  std::string guarded =
+      "def f(q, tp):\n    if q == 0:\n        y = a()\n    if tp > 1:\n        y = g()\n    if q == 0 or tp > 1:\n"
+      "        return y\n";
+  Parsed g(guarded, tree_sitter_python());
+  auto gr = find_unbound_reads(g.root(), g.source, o);
+  REQUIRE(gr.size() == 1);
+  CHECK(gr[0].guarded);
+  CHECK(gr[0].branch_line == 2);
+}
+
 TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
   struct Row {
     const char* what;

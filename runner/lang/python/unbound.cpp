@@ -470,15 +470,22 @@ class Analyzer {
     }
     for (size_t i = 0; i < n; ++i) {
       uint8_t v = 0;
+      // some arm leaves the name unbound with no reason of its own: it was unbound before the
+      // construct on that arm, or deleted (a `del` is a reason of its own, below)
       bool some_bound = false, some_unbound = false;
       for (auto& a : arms) {
         if (!a.s.live) continue;
         uint8_t x = a.s.get(i);
         v |= x;
         some_bound |= x == kBound;
-        some_unbound |= (x & kUnbound) != 0;
+        some_unbound |= x == kUnbound || (x == kMaybe && a.s.reason(i) < 0);
       }
       int r = -1;
+      // This construct is the reason when it binds the name on some arms and another leaves it
+      // as unbound as before. When the arms that do not bind it carry an earlier construct's
+      // reason (maybe bound since `if a: y = …`, then `if b: y = g(y)`), the name is as bound
+      // after this construct as it was after that one on those paths: the earlier reason
+      // stands, with this construct's tests before its paths (compose).
       if (v == kMaybe && some_bound && some_unbound) {
         Reason rs;
         rs.cause = c.cause;
@@ -540,7 +547,9 @@ class Analyzer {
   int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits, uint32_t end) {
     bool other = false;
     for (const auto& a : arms) {
-      if (!a.s.live || !(a.s.get(i) & kUnbound)) continue;
+      if (!a.s.live) continue;
+      if (a.s.get(i) == kBound) other = true;  // the arm that binds it narrows the paths
+      if (!(a.s.get(i) & kUnbound)) continue;
       if (a.s.get(i) == kUnbound || a.s.reason(i) != r) other = true;
     }
     if (!other || !info_->reasons[static_cast<size_t>(r)].lits_known) return r;

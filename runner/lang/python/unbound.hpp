@@ -27,7 +27,10 @@ struct UnboundRead {
   /// "with" (bound inside a `with suppress(...)` body that may exit early); for definite reads
   /// "before_binding" or "del".
   std::string cause;
-  int branch_line = 0;         ///< 1-based first line of the construct whose arms bind it
+  /// 1-based first line of the construct whose arms bind it: the one that leaves it unbound on
+  /// some arm, not a later one that only rebinds it on some arms (`if a: y = f()` … `if b: y =
+  /// g(y)` … `return y` names the first `if`).
+  int branch_line = 0;
   std::string branch_kind;     ///< "if", "match", "for", "while", "try", "with", "del", "except"
   std::string bound_in;        ///< which arms bind it, e.g. "the `if` and `elif` arms"
   std::string unbound_path;    ///< one path leaving it unbound, e.g. "`mode == \"beam\"` holds"
