@@ -6,7 +6,8 @@
 # Prints CPU (user+system) seconds, wall seconds and peak RSS of each, the runner's findings and
 # the rules it stopped or files it did not review (`incomplete`), and the ratios. The floor is
 # `facts_bench --pass parse` (bench/facts_bench.cpp) once per source extension the runner parses
-# (.py, .cu, .cuh, .cpp, .cc, .h, .hpp), summed. ast-grep comes from npm (@ast-grep/cli) in a
+# (.py, .cu, .cuh, .cpp, .cc, .h, .hpp), summed; the models line is `facts_bench --pass eager` over
+# the same extensions (parse, extraction and analyses, no rule). ast-grep comes from npm (@ast-grep/cli) in a
 # cache folder outside the repository. Needs a build with runner and facts_bench (BUILD_DIR).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +54,12 @@ for ext in .py .cu .cuh .cpp .cc .h .hpp; do
   timed "parse$ext" "$bench" "$checkout" --pass parse --ext "$ext"
 done
 
+# The models alone (parse, extraction and the analyses, no rule): what part of the runner's cost
+# is the language layer and what part the rules, their facts and indexes. Same extensions.
+for ext in .py .cu .cuh .cpp .cc .h .hpp; do
+  timed "model$ext" "$bench" "$checkout" --pass eager --ext "$ext"
+done
+
 if [ ! -x "$sg_cache/node_modules/.bin/ast-grep" ]; then
   mkdir -p "$sg_cache"
   npm install --silent --prefix "$sg_cache" @ast-grep/cli >/dev/null 2>&1 || true
@@ -85,6 +92,9 @@ fi
 awk '{cpu[$1] = $2} END {
   floor = 0; for (k in cpu) if (k ~ /^parse/) floor += cpu[k]
   printf "parse floor (sum) cpu_s %.2f\n", floor
+  models = 0; for (k in cpu) if (k ~ /^model/) models += cpu[k]
+  printf "models (sum: parse, extraction, analyses) cpu_s %.2f = %.2fx the parse floor\n", models, models / (floor > 0 ? floor : 0.01)
+  if (cpu["runner"] > 0) printf "runner beyond the models (rules, their facts and indexes, git) cpu_s %.2f = %.2fx the parse floor\n", cpu["runner"] - models, (cpu["runner"] - models) / (floor > 0 ? floor : 0.01)
   printf "ratio runner / parse floor %.2fx", cpu["runner"] / (floor > 0 ? floor : 0.01)
   if (cpu["ast_grep"] > 0) printf "; runner / ast-grep %.1fx; ast-grep / parse floor %.2fx", cpu["runner"] / cpu["ast_grep"], cpu["ast_grep"] / (floor > 0 ? floor : 0.01)
   printf "\n" }' "$tmp/cpu"
