@@ -14,6 +14,10 @@
 //     class or of the nearest base (bases resolved as names, left to right, depth first);
 //     `super().f(...)` the same from the bases;
 //   - a class `Cls(...)`: its `__init__`, found the same way (a constructor).
+// A module is a file counted from the top of its package tree; under a namespace package (PEP
+// 420: a folder with no `__init__.py` below a package) it is also found by its full dotted path
+// (`from pkg.ops.routing.bits import Packed`, `import pkg.ops.gemm as g`); a walk through such a
+// folder by attributes (`pkg.ops.gemm.f(...)` after `import pkg.ops.gemm`) stays unresolved.
 // A name bound more than once in the scope that decides (a def and an import, two defs under
 // `if`/`try`, an assignment) is ambiguous and stays unresolved; so is a name that a local
 // variable, parameter, loop or `with` target may bind, a method found past a base that is not a
@@ -106,7 +110,7 @@ struct ModuleIndex {
   // sibling module of a script folder. "" when none or more than one qualifies.
   std::string absolute(const std::string& dotted, const std::string& from) const {
     auto it = by_name.find(dotted);
-    if (it == by_name.end()) return "";
+    if (it == by_name.end()) return namespace_module(dotted);
     std::string found;
     int n = 0;
     std::string here = dir_of(from);
@@ -115,6 +119,30 @@ struct ModuleIndex {
         found = path;
         ++n;
       }
+    return n == 1 ? found : "";
+  }
+
+  // The file of absolute module `dotted` under a namespace package (PEP 420: a folder on the
+  // import path with no `__init__.py`, `aiter/ops/moe_routing/bitmatrix.py` imported as
+  // `aiter.ops.moe_routing.bitmatrix`): the module's path under a package root whose first
+  // folder is a package (has `__init__.py`), so that a folder of scripts named like another
+  // package is not taken for it. "" when none or more than one root has it.
+  std::string namespace_module(const std::string& dotted) const {
+    auto parts = split_dots(dotted);
+    if (parts.size() < 2 || !all_identifiers(parts)) return "";
+    std::string rel = dotted;
+    std::replace(rel.begin(), rel.end(), '.', '/');
+    std::string found;
+    int n = 0;
+    for (const auto& root : package_roots) {
+      if (!files.count(root + parts[0] + "/__init__.py")) continue;
+      for (const auto& f : {root + rel + ".py", root + rel + "/__init__.py"})
+        if (files.count(f)) {
+          found = f;
+          ++n;
+          break;
+        }
+    }
     return n == 1 ? found : "";
   }
 

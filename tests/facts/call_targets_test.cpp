@@ -378,3 +378,31 @@ TEST_CASE("call_targets: a module too large to parse, followed by the resolver t
   CHECK(noted == 1);
   CHECK(missing == 1);
 }
+
+TEST_CASE("call_targets: a module under a namespace package (PEP 420) resolves by its full path", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("pkg/__init__.py", "");
+  // pkg/ops/ and pkg/ops/routing/ have no __init__.py: implicit namespace packages
+  b.unchanged("pkg/ops/routing/bits.py", "class Packed:\n    def __init__(self, data, n):\n        self.data = data\n");
+  b.unchanged("pkg/ops/gemm.py", "def gemm(x, w):\n    return x\n");
+  // a folder of scripts whose first folder is no package: not taken for an import of `tools.x`
+  b.unchanged("tools/x.py", "def run():\n    return 1\n");
+  b.added("app.py",
+          "from pkg.ops.routing.bits import Packed\n"   // 1
+          "import pkg.ops.gemm as g\n"                  // 2
+          "from tools.x import run\n"                   // 3
+          "def f(t):\n"                                 // 4
+          "    Packed(t)\n"                             // 5
+          "    g.gemm(t, t)\n"                          // 6
+          "    run()\n");                               // 7
+  auto facts = b.facts();
+  const auto& fs = facts->query("call_targets", kChanged);
+  auto packed = at(fs, "app.py", 5, "Packed");
+  CHECK(target(packed) == "pkg/ops/routing/bits.py:Packed.__init__");
+  CHECK(packed->get("kind").as_string() == "constructor");
+  CHECK(packed->get("binding_error").as_string() == "Packed() missing a required argument: 'n'");
+  CHECK(target(at(fs, "app.py", 6, "g.gemm")) == "pkg/ops/gemm.py:gemm");
+  auto script = at(fs, "app.py", 7, "run");
+  CHECK(script->get("target").as_string() == "");
+  CHECK(script->get("unresolved").as_string().find("tools.x") != std::string::npos);
+}
