@@ -257,6 +257,10 @@ TEST_CASE("unbound: a later partial rebinding keeps the earlier chain as the rea
     CHECK(u.cause == "branch");
   }
   CHECK(r[1].read_line == 8);
+  // the read inside the `tp > 1` arm is unbound on the chain's path alone; the one after it only
+  // when that arm is not taken either, and the path says both
+  CHECK(r[0].unbound_path == "neither `q == 0` nor `q == 1` holds");
+  CHECK(r[1].unbound_path == "neither `q == 0` nor `q == 1` holds, and `tp > 1` does not hold");
 
   // unbound before the construct on the arm that does not bind it (no earlier reason): this
   // construct is the reason

@@ -545,17 +545,31 @@ class Analyzer {
   // (lits_known false when an arm's tests or inner paths are unknown). Returns `r` itself when
   // it already covers every unbound path.
   int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits, uint32_t end) {
-    bool other = false;
+    bool other = false, narrowed = false;
+    const Arm* carrier = nullptr;  // the one arm that leaves it unbound, when there is one
+    int carriers = 0;
     for (const auto& a : arms) {
       if (!a.s.live) continue;
-      if (a.s.get(i) == kBound) other = true;  // the arm that binds it narrows the paths
+      if (a.s.get(i) == kBound) narrowed = true;  // the arm that binds it narrows the paths
       if (!(a.s.get(i) & kUnbound)) continue;
+      ++carriers;
+      carrier = &a;
       if (a.s.get(i) == kUnbound || a.s.reason(i) != r) other = true;
     }
-    if (!other || !info_->reasons[static_cast<size_t>(r)].lits_known) return r;
+    if (!other && !narrowed) return r;
     Reason nr = info_->reasons[static_cast<size_t>(r)];
-    nr.unbound_lits.clear();
-    nr.lits_known = unbound_paths(arms, i, lits, nr.unbound_lits, end);
+    // This construct binds it on its other arms: the one arm that carries the earlier reason is
+    // part of every path that leaves it unbound, and the path text says so (`neither a nor b
+    // holds, and c does not hold`) when that arm's path names its test (an explicit `else` arm's
+    // "the `else` arm runs" would not say which statement's).
+    const std::string before = nr.unbound_path;
+    if (narrowed && carriers == 1 && !carrier->path.empty() && carrier->label != "`else`" && nr.cause != "del")
+      nr.unbound_path = before.empty() ? carrier->path : before + ", and " + carrier->path;
+    if (!nr.lits_known && nr.unbound_path == before) return r;
+    if (nr.lits_known) {
+      nr.unbound_lits.clear();
+      nr.lits_known = unbound_paths(arms, i, lits, nr.unbound_lits, end);
+    }
     info_->reasons.push_back(std::move(nr));
     return static_cast<int>(info_->reasons.size()) - 1;
   }
