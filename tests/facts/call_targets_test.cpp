@@ -406,3 +406,23 @@ TEST_CASE("call_targets: a module under a namespace package (PEP 420) resolves b
   CHECK(script->get("target").as_string() == "");
   CHECK(script->get("unresolved").as_string().find("tools.x") != std::string::npos);
 }
+
+TEST_CASE("call_targets: a released head scope frees the shared state; a later read of one file resolves the same", "[facts][call_targets]") {
+  ChangeBuilder b;
+  b.unchanged("pkg/__init__.py", "");
+  b.unchanged("pkg/ops.py", "def plan(meta, block):\n    return meta\n");
+  b.added("app.py", "from pkg.ops import plan\ndef f(m):\n    plan(m)\n    plan(m, 1, 2)\n");
+  auto facts = b.facts();
+  const Scope one{Scope::Kind::Files, {"app.py"}};
+  const auto& whole = facts->query("call_targets", kChanged);
+  auto held = at(whole, "app.py", 4, "plan");  // a fact kept past the release keeps its state
+  const std::string err = "plan() takes 2 positional arguments but 3 were given";
+  CHECK(held->get("binding_error").as_string() == err);
+  facts->release_scope("call_targets", kChanged);
+  CHECK(held->get("binding_error").as_string() == err);
+  CHECK(held->get("target").as_string() == "plan");
+  const auto& again = facts->query("call_targets", one);
+  CHECK(target(at(again, "app.py", 3, "plan")) == "pkg/ops.py:plan");
+  CHECK(at(again, "app.py", 3, "plan")->get("binding_error").as_string() == "plan() missing a required argument: 'block'");
+  CHECK(at(again, "app.py", 4, "plan")->get("binding_error").as_string() == err);
+}
