@@ -85,7 +85,9 @@ else
   if [ $rc = 0 ] && grep -q atom <<< "$l"; then ok; else bad "chroot: runner list exited $rc: $l"; fi
   r=$(env -i PATH=/bin HOME=/tmp "${jail[@]}" /bin/runner --ruleset atom --diff /work/change.diff \
         --format json --fail-on never 2>"$tmp/err"); rc=$?
-  if [ $rc = 0 ] && python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["verdict"] in ("lgtm","needs-work","block")' "$r" 2>/dev/null; then
+  # the report on stdin, not as an argument: one argument is at most 128 KiB (MAX_ARG_STRLEN),
+  # and the JSON carries every rule's description
+  if [ $rc = 0 ] && python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["verdict"] in ("lgtm","needs-work","block")' <<< "$r" 2>/dev/null; then
     ok
   else
     bad "chroot: a review of a diff exited $rc: $(head -c 400 "$tmp/err") $(head -c 200 <<< "$r")"
