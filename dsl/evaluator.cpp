@@ -1943,8 +1943,10 @@ class Evaluator final : public RuleEngine {
       Value text = at->get("text");
       if (text.is_string()) f.snippet = text.as_string();
     }
+    // a capture named with a leading `_` is the rule's own bookkeeping (an indentation to match
+    // a block by), not evidence: it stays out of the witness
     for (const auto& b : env_)
-      if (b.capture) f.witness.set(std::string(b.name), b.value.to_text());
+      if (b.capture && !b.name.empty() && b.name[0] != '_') f.witness.set(std::string(b.name), b.value.to_text());
     if (at) {
       // Does the change touch this finding? Its own fact, every fact bound in the rule, and the
       // facts those reference directly, when they lie on an added line or are a removed line (in

@@ -174,6 +174,17 @@ TEST_CASE("evaluator: the witness names the finding's location by the variable `
   }
 }
 
+TEST_CASE("evaluator: a capture named with a leading underscore stays out of the witness") {
+  const std::string text = rule("PRIV", "  for l in lines(changed) where l.added and l.code ~ /^(?P<_ind>\\s*)(?P<v>\\w+) = gfx942/");
+  MemoryFacts m;
+  fill(m);
+  auto r = load_ruleset("t.rules", text, m.schema(), nullptr, {});
+  REQUIRE(r.ok());
+  EvalResult res = evaluate(*r.program, m, {});
+  REQUIRE(res.findings.size() == 1);
+  CHECK(res.findings[0].witness == Witness{{"l.file", "a.py"}, {"l.line", "1"}, {"v", "x"}});
+}
+
 TEST_CASE("evaluator: lower, trim, len") {
   struct Row { const char* body; const char* want; };
   const Row rows[] = {
