@@ -74,13 +74,19 @@ void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
     // An audit has no pull request: findings about its title, body or labels would judge empty
     // text.
     size_t before = findings.size();
+    std::vector<std::string> dropped_rules;  // the rules whose findings go, in order, once each
+    for (const auto& f : findings)
+      if (f.file.empty() && std::find(dropped_rules.begin(), dropped_rules.end(), f.rule_id) == dropped_rules.end())
+        dropped_rules.push_back(f.rule_id);
     findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
                    findings.end());
     out.audit_dropped = before - findings.size();
     if (size_t n = out.audit_dropped) {
       // on the terminal and in the reports (JSON `notes`, SARIF notifications, the card)
-      std::string note = "audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") +
-                         " left out (there is no pull request)";
+      std::string rules;
+      for (const auto& id : dropped_rules) rules += (rules.empty() ? "" : ", ") + id;
+      std::string note = "audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") + " of " +
+                         rules + " left out (an audit has no pull request to judge)";
       if (o.notes) *o.notes << "note: " << note << "\n";
       run.notes.push_back(std::move(note));
     }

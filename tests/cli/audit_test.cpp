@@ -62,7 +62,7 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
   // what is reviewed first, then what of it is left out
   CHECK(r.err == "note: reviewing every file of " + head.substr(0, 12) + " (audit mode): 12 files\n"
                  "note: logo.bin: not analysed (binary file)\n"
-                 "note: audit mode: 1 pull-request finding left out (there is no pull request)\n"
+                 "note: audit mode: 1 pull-request finding of TITLE1 left out (an audit has no pull request to judge)\n"
                  "note: the verdict is BLOCK (11 blocking findings), yet the exit code is 0 because fail-on is "
                  "`never` (--fail-on, or fail-on: in the configuration); with the default, `block`, the job would "
                  "fail\n");
@@ -70,7 +70,7 @@ TEST_CASE("audit mode: --all reviews every file of HEAD as added; notes say so")
   CHECK(j["head_sha"] == head);
   // the reports carry the change's notes and the audit's own
   CHECK(j["notes"] == nlohmann::json::array({"logo.bin: not analysed (binary file)",
-                                             "audit mode: 1 pull-request finding left out (there is no pull request)"}));
+                                             "audit mode: 1 pull-request finding of TITLE1 left out (an audit has no pull request to judge)"}));
   auto keys = finding_keys(j);
   CHECK(keys.count("PRINT1 pkg0/m0.py:2") == 1);
   CHECK(keys.count("PRINT1 pkg0/m0.py:3") == 1);

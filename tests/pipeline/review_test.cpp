@@ -200,7 +200,7 @@ TEST_CASE("review: an audit drops the pull-request findings and the kinds, and s
   auto r = fx.run(o, run);
   CHECK(lines_of(r.findings) == std::vector<int>{3, 4});
   CHECK(r.audit_dropped == 1);
-  CHECK(notes.str().find("audit mode: 1 pull-request finding left out") != std::string::npos);
+  CHECK(notes.str().find("audit mode: 1 pull-request finding of TITLEX left out") != std::string::npos);
   CHECK(run.kinds.empty());  // the kind named the whole tree, not a change
   CHECK_FALSE(r.differential.ran);
   CHECK_FALSE(run.differential);
