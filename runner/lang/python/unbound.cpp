@@ -540,8 +540,9 @@ class Analyzer {
   }
 
   // The reason `r` an arm brings in describes only that arm's unbound paths. When another arm
-  // leaves the name unbound too (or brings another reason), the unbound paths of the whole
-  // construct are the union, each prefixed with its arm's tests: a copy of `r` with those paths
+  // leaves the name unbound too (or brings another reason), or binds it (only the arms that do
+  // not are still paths), the unbound paths of the whole construct are the union over the arms
+  // that leave it unbound, each prefixed with its arm's tests: a copy of `r` with those paths
   // (lits_known false when an arm's tests or inner paths are unknown). Returns `r` itself when
   // it already covers every unbound path.
   int compose(const std::vector<Arm>& arms, size_t i, int r, const std::vector<std::vector<Lit>>* lits, uint32_t end) {
