@@ -50,13 +50,14 @@ PY
 fi
 
 : >"$tmp/floor"
-for ext in .py .cu .cuh .cpp .cc .h .hpp; do
+exts=(.py .cu .cuh .cpp .cc .h .hpp)  # the source extensions the runner parses
+for ext in "${exts[@]}"; do
   timed "parse$ext" "$bench" "$checkout" --pass parse --ext "$ext"
 done
 
 # The models alone (parse, extraction and the analyses, no rule): what part of the runner's cost
 # is the language layer and what part the rules, their facts and indexes. Same extensions.
-for ext in .py .cu .cuh .cpp .cc .h .hpp; do
+for ext in "${exts[@]}"; do
   timed "model$ext" "$bench" "$checkout" --pass eager --ext "$ext"
 done
 

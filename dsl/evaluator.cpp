@@ -1931,7 +1931,7 @@ class Evaluator final : public RuleEngine {
     f.evidence = m.evidence;
     if (!r.label.empty()) {  // an `also` body: its own severity and evidence (the rule's unless set)
       f.label = r.label;
-      f.severity = r.severity == "block" ? Severity::Block : r.severity == "note" ? Severity::Note : Severity::Warn;
+      f.severity = severity_of(r.severity);
       f.evidence = r.evidence == "inferred" ? Evidence::Inferred : Evidence::Verified;
     }
     f.tags = m.tags;

@@ -20,6 +20,9 @@ enum class Severity { Note = 0, Warn = 1, Block = 2 };
 enum class Evidence { Verified, Inferred };
 
 std::string_view severity_name(Severity s);   ///< "block", "warn", "note"
+/// The severity a checked rule's `severity` word names: "block", "note", else (the default, "warn"
+/// or no word) Warn. Never throws; the checker rejects other words before a rule gets here.
+Severity severity_of(std::string_view word);
 std::string_view evidence_name(Evidence e);   ///< "verified", "inferred"
 
 /// A rule's `example` block.

@@ -100,7 +100,7 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       RuleMeta& m = pr.meta;
       m.id = r.id;
       m.title = r.title;
-      m.severity = r.severity == "block" ? Severity::Block : r.severity == "note" ? Severity::Note : Severity::Warn;
+      m.severity = severity_of(r.severity);
       m.evidence = r.evidence == "inferred" ? Evidence::Inferred : Evidence::Verified;
       m.tags = r.tags;
       m.problem = r.problem.raw;
@@ -109,9 +109,7 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       m.help = r.help;
       m.when = r.when_text;
       for (const auto& a : r.alsos)
-        m.alsos.push_back({a.label,
-                           a.severity == "block" ? Severity::Block : a.severity == "note" ? Severity::Note : Severity::Warn,
-                           a.problem.raw});
+        m.alsos.push_back({a.label, severity_of(a.severity), a.problem.raw});
       for (const auto& x : r.examples) {
         RuleExample ex;
         ex.bad = x.kind == "bad" || x.kind == "todo-bad";
