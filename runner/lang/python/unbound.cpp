@@ -78,7 +78,10 @@ struct Lit {
 // analysis::GuardLogic.
 class Logic {
  public:
-  explicit Logic(std::string_view src) : src_(src) {}
+  // `collection(name)`: the display (list, tuple or set node) a module-level constant `name` is
+  // bound to, or a null node; empty = no such constants.
+  explicit Logic(std::string_view src, std::function<TSNode(std::string_view)> collection = {})
+      : src_(src), collection_(std::move(collection)) {}
 
   Formula build(TSNode n, int depth = 0) {
     while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
@@ -110,10 +113,13 @@ class Logic {
       if (from <= to && to <= src_.size()) {
         const std::string left = tag(n) + std::string(node_text(l, src_));
         const std::string_view op = src_.substr(from, to - from);
-        // `x in [a, b]` (a list, tuple or set of literals) = `x == a or x == b`, so that
-        // `assert kind in ("a", "b")` and a chain `if kind == "a": … elif kind == "b": …`
-        // are one set of tests; `not in` is its negation.
-        if (auto members = literal_members(r)) {
+        // `x in [a, b]` (a list, tuple or set of literals or dotted names) = `x == a or x ==
+        // b`, so that `assert kind in ("a", "b")` and a chain `if kind == "a": … elif kind ==
+        // "b": …` are one set of tests; `not in` is its negation. A module-level constant bound
+        // once to such a display (`KINDS = {"a", "b"}`, `assert kind in KINDS`) is read as it.
+        TSNode display = r;
+        if (is(r, "identifier") && collection_) display = collection_(node_text(r, src_));
+        if (auto members = ts_node_is_null(display) ? std::nullopt : literal_members(display)) {
           const std::string o = normalise_condition(op);
           if (o == "in" || o == "notin" || o == "not in") {
             std::vector<Formula> eqs;
@@ -140,7 +146,9 @@ class Logic {
   }
 
   // The elements of `n` when it is a list, tuple or set display of 1 to kMaxMembers literals
-  // (strings without interpolation, numbers, True, False, None); nullopt otherwise.
+  // (strings without interpolation, numbers, True, False, None) or dotted names (`torch.bfloat16`,
+  // `Mode.FAST`: an attribute of a name, compared by its text like any operand); nullopt
+  // otherwise.
   static constexpr uint32_t kMaxMembers = 64;
   std::optional<std::vector<TSNode>> literal_members(TSNode n) const {
     if (!is(n, "list") && !is(n, "tuple") && !is(n, "set")) return std::nullopt;
@@ -150,7 +158,8 @@ class Logic {
     for (uint32_t i = 0; i < count; ++i) {
       TSNode m = ts_node_named_child(n, i);
       if (is(m, "comment")) continue;
-      bool literal = is(m, "integer") || is(m, "float") || is(m, "true") || is(m, "false") || is(m, "none");
+      bool literal = is(m, "integer") || is(m, "float") || is(m, "true") || is(m, "false") || is(m, "none") ||
+                     dotted_name(m);
       if (is(m, "string")) {
         literal = true;
         for (uint32_t k = 0; k < ts_node_named_child_count(m); ++k)
@@ -161,6 +170,18 @@ class Logic {
     }
     if (out.empty()) return std::nullopt;
     return out;
+  }
+
+  // `a.b` or `a.b.c`: an attribute chain over identifiers (no call, subscript or literal).
+  static bool dotted_name(TSNode n) {
+    if (!is(n, "attribute")) return false;
+    for (int depth = 0; depth < 8; ++depth) {
+      if (!is(field(n, "attribute"), "identifier")) return false;
+      n = field(n, "object");
+      if (is(n, "identifier")) return true;
+      if (!is(n, "attribute")) return false;
+    }
+    return false;
   }
 
   std::string subject(int atom) const { return g_.subject(atom); }
@@ -191,6 +212,7 @@ class Logic {
   }
 
   std::string_view src_;
+  std::function<TSNode(std::string_view)> collection_;
   GuardLogic g_;
   const std::function<std::string(TSNode)>* stale_ = nullptr;
 };
@@ -787,7 +809,12 @@ class Analyzer {
     std::vector<Lit> held = guards_;
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (rs.unbound_lits.empty()) return;
-    Logic lg(src_);
+    // A module constant's display, unless this scope binds the name itself.
+    Logic lg(src_, [this](std::string_view nm) -> TSNode {
+      if (!module_collections_ || names_.count(std::string(nm))) return TSNode{};
+      auto it = module_collections_->find(nm);
+      return it == module_collections_->end() ? TSNode{} : it->second;
+    });
     // The tests must still mean what they meant: a leaf test (an atom or one comparison) that
     // reads a name rebound between the test (or the start of the construct, for a test
     // evaluated in it) and the read is an atom of its own, related to nothing else. So
@@ -1031,6 +1058,8 @@ class Analyzer {
 
  public:
   const std::unordered_set<std::string>* outer_names_ = nullptr;
+  // Module-level constants bound to a list, tuple or set display (module_collections).
+  const std::unordered_map<std::string_view, TSNode>* module_collections_ = nullptr;
   bool every_read_ = true;
   bool lazy_annotations_ = false;  // `from __future__ import annotations`
 
@@ -1917,6 +1946,54 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
   });
 }
 
+// Module-level names bound once, by a top-level statement of the module, to a list, tuple or set
+// display (`KINDS = {"a", "b"}`, `KINDS: set[str] = {…}`), and never changed in the file by the
+// few ways a display is changed in place or rebound: an augmented assignment, a mutating method
+// (`.add(`, `.append(` …), an item assignment, a `global` declaration of the name. Read from the
+// module's own statements and its text: a name it cannot vouch for is left out.
+std::unordered_map<std::string_view, TSNode> module_collections(TSNode root, std::string_view src) {
+  std::unordered_map<std::string_view, TSNode> out;
+  std::unordered_map<std::string_view, int> bound;
+  each_named(root, [&](TSNode c) {
+    if (!is(c, "expression_statement")) return;
+    TSNode a = ts_node_named_child(c, 0);
+    if (!is(a, "assignment") || !is(field(a, "left"), "identifier")) return;
+    const std::string_view nm = node_text(field(a, "left"), src);
+    ++bound[nm];
+    TSNode r = field(a, "right");
+    if (is(r, "list") || is(r, "tuple") || is(r, "set")) out[nm] = r;
+  });
+  for (auto it = out.begin(); it != out.end();) {
+    const std::string_view nm = it->first;
+    bool changed = bound[nm] != 1;
+    for (size_t at = src.find(nm); !changed && at != std::string_view::npos; at = src.find(nm, at + 1)) {
+      const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(src[at - 1])) || src[at - 1] == '_' || src[at - 1] == '.');
+      size_t e = at + nm.size();
+      if (!starts || (e < src.size() && (std::isalnum(static_cast<unsigned char>(src[e])) || src[e] == '_'))) continue;
+      if (at >= 7 && src.substr(at - 7, 7) == "global ") changed = true;
+      while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
+      const std::string_view rest = src.substr(e, 24);
+      if (rest.size() >= 2 && rest[1] == '=' && std::string_view("+-|&^*").find(rest[0]) != std::string_view::npos)
+        changed = true;
+      if (rest.size() >= 1 && rest[0] == '[') {  // an item assignment: `NAME[k] = v`
+        const size_t close = src.find(']', e), eol = src.find('\n', e);
+        if (close != std::string_view::npos && close < eol) {
+          size_t q = close + 1;
+          while (q < src.size() && src[q] == ' ') ++q;
+          if (q + 1 < src.size() && src[q] == '=' && src[q + 1] != '=') changed = true;
+        }
+      }
+      if (!rest.empty() && rest[0] == '.')
+        for (std::string_view m : {".add(", ".append(", ".extend(", ".update(", ".insert(", ".remove(", ".discard(",
+                                   ".pop(", ".clear(", ".difference_update(", ".intersection_update(",
+                                   ".symmetric_difference_update("})
+          if (rest.substr(0, m.size()) == m) changed = true;
+    }
+    it = changed ? out.erase(it) : std::next(it);
+  }
+  return out;
+}
+
 // False when no path of a function with this text can end other than by reaching the end of its
 // body or a `return`, read from the text alone. The Analyzer ends a path only at:
 // - a `return` (a never-returning function has none);
@@ -1967,6 +2044,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
 
   std::unordered_set<std::string> module_level;
   module_names(root, source, module_level);
+  const auto collections = module_collections(root, source);
 
   bool lazy = false;
   each_named(root, [&](TSNode c) {
@@ -1981,6 +2059,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
     std::vector<ScopeJob> nested;
     Analyzer a(source, out, nr_funcs, nr_methods);
     a.outer_names_ = &module_level;
+    a.module_collections_ = &collections;
     a.every_read_ = options.every_read;
     a.lazy_annotations_ = lazy;
     bool broken = ts_node_has_error(job.node);

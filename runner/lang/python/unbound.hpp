@@ -40,7 +40,10 @@ struct UnboundRead {
   /// True when the tests that enclose the read (if/elif/else arms, `a if c else b`, the right
   /// operand of `and`/`or`) rule out every path of the branch that leaves the name unbound:
   /// correlated conditions such as `if a: x = …` … `if a: use(x)`, `if a or b:` after arms on
-  /// `a` and `b`, an `else` of the same test, `x is not None` read as `not (x is None)`.
+  /// `a` and `b`, an `else` of the same test, `x is not None` read as `not (x is None)`, an
+  /// earlier `assert`/early return of membership (`assert k in ("a", "b")`, `assert dt in
+  /// [torch.bfloat16]`, or in a module constant bound once to such a display and never changed
+  /// in the file: `KINDS = {"a", "b"}` … `assert k in KINDS`) read as `k == "a" or k == "b"`.
   /// Decided by propositional logic over the conditions' texts (whitespace-normalised atoms,
   /// at most kMaxGuardAtoms of them); false when a name a condition reads is rebound between
   /// the branch and the read, for loop/try/match/del causes, and for reads from nested scopes.
