@@ -415,6 +415,26 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
       {"membership in a name the function binds itself",
        "KINDS = [\"a\"]\n\n\ndef f(k, more):\n    KINDS = more\n    assert k in KINDS\n    if k == \"a\":\n        x = 1\n    use(x)\n",
        "open"},
+      {"a name unpacked from a dotted name is that item (the assert tests the item)",
+       "def f(A):\n    assert A.shape[-1] in [16, 32]\n    B, T, BT = A.shape\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "guarded `A.shape[-1] in [16, 32]`"},
+      {"an unpacked name at another position is another item",
+       "def f(A):\n    assert A.shape[-1] in [16, 32]\n    B, BT, T = A.shape\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "open"},
+      {"an unpacked name bound again later in the scope is not the item",
+       "def f(A, xs):\n    assert A.shape[-1] in [16, 32]\n    B, T, BT = A.shape\n    for x in xs:\n        if BT == 16:\n"
+       "            g = 1\n        elif BT == 32:\n            g = 2\n        use(g)\n        BT = x\n",
+       "open"},
+      {"an unpacked name bound again before the chain is not the item",
+       "def f(A):\n    assert A.shape[-1] in [16, 32]\n    B, T, BT = A.shape\n    BT = 8\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "open"},
+      {"an unpacking with a starred target makes no items",
+       "def f(A):\n    assert A.shape[-1] in [16, 32]\n    *B, BT = A.shape\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "open"},
       {"membership asserted before the name is rebound",
        "def f(k):\n    assert k in [\"a\"]\n    k = g()\n    if k == \"a\":\n        x = 1\n    use(x)\n", "open"},
       {"an early return inside a nested block ends with that block",

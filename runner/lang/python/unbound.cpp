@@ -80,8 +80,11 @@ class Logic {
  public:
   // `collection(name)`: the display (list, tuple or set node) a module-level constant `name` is
   // bound to, or a null node; empty = no such constants.
-  explicit Logic(std::string_view src, std::function<TSNode(std::string_view)> collection = {})
-      : src_(src), collection_(std::move(collection)) {}
+  // `alias(name)`: what a name unpacked from a dotted name stands for (`B, T, H, BT = A.shape`:
+  // BT is `A.shape[-1]`), or "" (see Analyzer::alias_of); empty = no aliases.
+  explicit Logic(std::string_view src, std::function<TSNode(std::string_view)> collection = {},
+                 std::function<std::string(std::string_view)> alias = {})
+      : src_(src), collection_(std::move(collection)), alias_(std::move(alias)) {}
 
   Formula build(TSNode n, int depth = 0) {
     while (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
@@ -111,7 +114,10 @@ class Logic {
       TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
       uint32_t from = ts_node_end_byte(l), to = ts_node_start_byte(r);
       if (from <= to && to <= src_.size()) {
-        const std::string left = tag(n) + std::string(node_text(l, src_));
+        std::string operand(node_text(l, src_));
+        if (alias_ && is(l, "identifier"))
+          if (std::string a = alias_(operand); !a.empty()) operand = std::move(a);
+        const std::string left = tag(n) + operand;
         const std::string_view op = src_.substr(from, to - from);
         // `x in [a, b]` (a list, tuple or set of literals or dotted names) = `x == a or x ==
         // b`, so that `assert kind in ("a", "b")` and a chain `if kind == "a": … elif kind ==
@@ -213,6 +219,7 @@ class Logic {
 
   std::string_view src_;
   std::function<TSNode(std::string_view)> collection_;
+  std::function<std::string(std::string_view)> alias_;
   GuardLogic g_;
   const std::function<std::string(TSNode)>* stale_ = nullptr;
 };
@@ -346,6 +353,8 @@ class Analyzer {
     declared_outer_.clear();
     shadow_.clear();
     seen_.clear();
+    unpack_alias_.clear();
+    alias_checks_.clear();
     saw_return_ = false;
     TSNode body = job.kind == "module" ? job.node : field(job.node, "body");
     if (ts_node_is_null(body)) return;
@@ -362,6 +371,14 @@ class Analyzer {
       if (!names_.count(nm) || info.bindings[nm].empty()) captured_read(id, nm);
     }
     for (const auto& [id, r] : unbound_here_) definite_read(id, r);
+    for (const auto& [at, used] : alias_checks_) {
+      if (at >= out_.size()) continue;
+      for (const auto& nm : used)
+        if (auto b = info.bindings.find(nm); b == info.bindings.end() || b->second.size() != 1) {
+          out_[at].guarded = false;
+          out_[at].guard.clear();
+        }
+    }
   }
 
   bool end_live() const { return end_live_; }
@@ -390,6 +407,11 @@ class Analyzer {
   ScopeInfo* info_ = nullptr;
   std::vector<State*> catchers_;  // exception accumulators of enclosing try bodies
   std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
+  // Start byte of a name target of an unpacking of a dotted name -> the item it stands for.
+  std::unordered_map<uint32_t, std::string> unpack_alias_;
+  // Reads judged guarded through such items (index into out_, the names): each name must be
+  // bound only once in the scope, or the read is not guarded after all (checked at its end).
+  std::vector<std::pair<size_t, std::set<std::string>>> alias_checks_;
   const State* read_state_ = nullptr;  // the state at the read being reported
 
   // ---- names ----
@@ -781,6 +803,15 @@ class Analyzer {
     jobs_->push_back(std::move(j));
   }
 
+  // The item a name stands for when its only binding seen so far is one target of an unpacking
+  // of a dotted name (`B, T, H, BT = A.shape`: "A.shape[-1]"); "" otherwise.
+  std::string alias_of(std::string_view nm) const {
+    auto b = info_->bindings.find(std::string(nm));
+    if (b == info_->bindings.end() || b->second.size() != 1) return {};
+    auto a = unpack_alias_.find(b->second.front().first);
+    return a == unpack_alias_.end() ? std::string() : a->second;
+  }
+
   // Where the test of `l` was evaluated: its node's first byte (a path of a composed reason holds
   // tests of earlier constructs too), or `start` (the construct's) for a flag.
   static uint32_t tested_at(const Lit& l, uint32_t start) {
@@ -805,16 +836,38 @@ class Analyzer {
   // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
   // unbound path of `rs`, and no name those tests read is rebound after the construct starts.
   void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u) {
+    guard_check(rs, read_at, u, nullptr);
+    if (u.guarded || unpack_alias_.empty()) return;
+    // Again with the names unpacked from a dotted name read as its items; kept only if each such
+    // name turns out to be bound once in the scope (checked when the scope ends, see run).
+    std::set<std::string> used;
+    guard_check(rs, read_at, u, &used);
+    if (u.guarded && !used.empty()) alias_checks_.emplace_back(out_.size(), std::move(used));
+  }
+
+  // `aliases`: null = compare names as written; else a name unpacked from a dotted name (and
+  // bound only there so far) is compared as that item, and each one so used is added.
+  void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u, std::set<std::string>* aliases) {
     // What holds at the read: the enclosing tests, and the flags the path assigned constants.
     std::vector<Lit> held = guards_;
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (rs.unbound_lits.empty()) return;
     // A module constant's display, unless this scope binds the name itself.
-    Logic lg(src_, [this](std::string_view nm) -> TSNode {
-      if (!module_collections_ || names_.count(std::string(nm))) return TSNode{};
-      auto it = module_collections_->find(nm);
-      return it == module_collections_->end() ? TSNode{} : it->second;
-    });
+    std::function<std::string(std::string_view)> alias;
+    if (aliases)
+      alias = [this, aliases](std::string_view nm) -> std::string {
+        std::string a = alias_of(nm);
+        if (!a.empty()) aliases->emplace(nm);
+        return a;
+      };
+    Logic lg(
+        src_,
+        [this](std::string_view nm) -> TSNode {
+          if (!module_collections_ || names_.count(std::string(nm))) return TSNode{};
+          auto it = module_collections_->find(nm);
+          return it == module_collections_->end() ? TSNode{} : it->second;
+        },
+        std::move(alias));
     // The tests must still mean what they meant: a leaf test (an atom or one comparison) that
     // reads a name rebound between the test (or the start of the construct, for a test
     // evaluated in it) and the read is an atom of its own, related to nothing else. So
@@ -1404,6 +1457,22 @@ class Analyzer {
     expr(cur, s);
     if (!lazy_annotations_) expr(field(a, "type"), s);
     for (TSNode t : targets) bind_target(t, s);
+    // `B, T, H, BT = A.shape`: each plain name target stands for one item of a dotted name
+    // (`A.shape[-1]`), counted from the end so that an assert written `A.shape[-1]` meets it.
+    if (targets.size() == 1 && (is(targets[0], "pattern_list") || is(targets[0], "tuple_pattern")) &&
+        (is(cur, "identifier") || Logic::dotted_name(cur))) {
+      std::vector<TSNode> items;
+      bool plain = true;
+      each_named(targets[0], [&](TSNode k) {
+        if (is(k, "comment")) return;
+        plain = plain && is(k, "identifier");
+        items.push_back(k);
+      });
+      if (plain)
+        for (size_t k = 0; k < items.size(); ++k)
+          unpack_alias_[ts_node_start_byte(items[k])] =
+              std::string(node_text(cur, src_)) + "[-" + std::to_string(items.size() - k) + "]";
+    }
     // `flag = True` / `= None` / `= 0` / `= "x"`: the path knows the flag's truth.
     int v = constant_value(cur);
     if (v >= 0 && s.live)
