@@ -419,6 +419,14 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "def f(A):\n    assert A.shape[-1] in [16, 32]\n    B, T, BT = A.shape\n    if BT == 16:\n        g = 1\n"
        "    elif BT == 32:\n        g = 2\n    use(g)\n",
        "guarded `A.shape[-1] in [16, 32]`"},
+      {"an item written from the start is the same item",
+       "def f(A):\n    assert A.shape[2] in [16, 32]\n    B, T, BT = A.shape\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "guarded `A.shape[2] in [16, 32]`"},
+      {"an item written from the start, another position",
+       "def f(A):\n    assert A.shape[1] in [16, 32]\n    B, T, BT = A.shape\n    if BT == 16:\n        g = 1\n"
+       "    elif BT == 32:\n        g = 2\n    use(g)\n",
+       "open"},
       {"an unpacked name at another position is another item",
        "def f(A):\n    assert A.shape[-1] in [16, 32]\n    B, BT, T = A.shape\n    if BT == 16:\n        g = 1\n"
        "    elif BT == 32:\n        g = 2\n    use(g)\n",

@@ -80,10 +80,11 @@ class Logic {
  public:
   // `collection(name)`: the display (list, tuple or set node) a module-level constant `name` is
   // bound to, or a null node; empty = no such constants.
-  // `alias(name)`: what a name unpacked from a dotted name stands for (`B, T, H, BT = A.shape`:
-  // BT is `A.shape[-1]`), or "" (see Analyzer::alias_of); empty = no aliases.
+  // `alias(operand)`: the text a comparison's left operand is compared as, or "" for its own
+  // text (a name unpacked from a dotted name, `B, T, H, BT = A.shape`: BT is `A.shape[-1]`, and
+  // `A.shape[2]` is `A.shape[-1]` too; see Analyzer::alias_of); empty = no aliases.
   explicit Logic(std::string_view src, std::function<TSNode(std::string_view)> collection = {},
-                 std::function<std::string(std::string_view)> alias = {})
+                 std::function<std::string(TSNode)> alias = {})
       : src_(src), collection_(std::move(collection)), alias_(std::move(alias)) {}
 
   Formula build(TSNode n, int depth = 0) {
@@ -115,8 +116,8 @@ class Logic {
       uint32_t from = ts_node_end_byte(l), to = ts_node_start_byte(r);
       if (from <= to && to <= src_.size()) {
         std::string operand(node_text(l, src_));
-        if (alias_ && is(l, "identifier"))
-          if (std::string a = alias_(operand); !a.empty()) operand = std::move(a);
+        if (alias_)
+          if (std::string a = alias_(l); !a.empty()) operand = std::move(a);
         const std::string left = tag(n) + operand;
         const std::string_view op = src_.substr(from, to - from);
         // `x in [a, b]` (a list, tuple or set of literals or dotted names) = `x == a or x ==
@@ -219,7 +220,7 @@ class Logic {
 
   std::string_view src_;
   std::function<TSNode(std::string_view)> collection_;
-  std::function<std::string(std::string_view)> alias_;
+  std::function<std::string(TSNode)> alias_;
   GuardLogic g_;
   const std::function<std::string(TSNode)>* stale_ = nullptr;
 };
@@ -354,6 +355,7 @@ class Analyzer {
     shadow_.clear();
     seen_.clear();
     unpack_alias_.clear();
+    unpack_arity_.clear();
     alias_checks_.clear();
     saw_return_ = false;
     TSNode body = job.kind == "module" ? job.node : field(job.node, "body");
@@ -409,6 +411,7 @@ class Analyzer {
   std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
   // Start byte of a name target of an unpacking of a dotted name -> the item it stands for.
   std::unordered_map<uint32_t, std::string> unpack_alias_;
+  std::unordered_map<std::string, size_t> unpack_arity_;  // unpacked text -> item count (0: two counts)
   // Reads judged guarded through such items (index into out_, the names): each name must be
   // bound only once in the scope, or the read is not guarded after all (checked at its end).
   std::vector<std::pair<size_t, std::set<std::string>>> alias_checks_;
@@ -812,6 +815,23 @@ class Analyzer {
     return a == unpack_alias_.end() ? std::string() : a->second;
   }
 
+  // `E[i]` (an integer index, i >= 0) written from the end, `E[i - n]`, when E was unpacked
+  // into n names in this scope (an unpacking succeeds only for exactly n items, so where it has
+  // run the two are one item); "" otherwise.
+  std::string item_of(TSNode n) const {
+    if (!is(n, "subscript") || ts_node_named_child_count(n) != 2) return {};
+    TSNode idx = field(n, "subscript");
+    if (!is(idx, "integer")) return {};
+    const std::string value(node_text(field(n, "value"), src_));
+    auto a = unpack_arity_.find(value);
+    if (a == unpack_arity_.end() || a->second == 0) return {};
+    const std::string_view digits = node_text(idx, src_);
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string_view::npos) return {};
+    const size_t i = static_cast<size_t>(std::stoi(std::string(digits)));
+    if (i >= a->second) return {};
+    return value + "[-" + std::to_string(a->second - i) + "]";
+  }
+
   // Where the test of `l` was evaluated: its node's first byte (a path of a composed reason holds
   // tests of earlier constructs too), or `start` (the construct's) for a flag.
   static uint32_t tested_at(const Lit& l, uint32_t start) {
@@ -853,11 +873,13 @@ class Analyzer {
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (rs.unbound_lits.empty()) return;
     // A module constant's display, unless this scope binds the name itself.
-    std::function<std::string(std::string_view)> alias;
+    std::function<std::string(TSNode)> alias;
     if (aliases)
-      alias = [this, aliases](std::string_view nm) -> std::string {
+      alias = [this, aliases](TSNode operand) -> std::string {
+        if (!is(operand, "identifier")) return item_of(operand);
+        std::string nm(node_text(operand, src_));
         std::string a = alias_of(nm);
-        if (!a.empty()) aliases->emplace(nm);
+        if (!a.empty()) aliases->emplace(std::move(nm));
         return a;
       };
     Logic lg(
@@ -1468,6 +1490,12 @@ class Analyzer {
         plain = plain && is(k, "identifier");
         items.push_back(k);
       });
+      const std::string value(node_text(cur, src_));
+      if (plain) {
+        // Two unpackings of one text into different counts: not known which holds where.
+        auto [it, fresh] = unpack_arity_.emplace(value, items.size());
+        if (!fresh && it->second != items.size()) it->second = 0;
+      }
       if (plain)
         for (size_t k = 0; k < items.size(); ++k)
           unpack_alias_[ts_node_start_byte(items[k])] =
