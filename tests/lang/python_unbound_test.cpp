@@ -412,6 +412,18 @@ TEST_CASE("unbound: guarded reads (correlated conditions)", "[unbound]") {
        "KINDS = [\"a\"]\n\n\ndef g():\n    global KINDS\n    KINDS += [\"b\"]\n\n\ndef f(k):\n    assert k in KINDS\n"
        "    if k == \"a\":\n        x = 1\n    use(x)\n",
        "open"},
+      {"membership in a module constant bound again under a module-level test",
+       "KINDS = [\"a\"]\nif EXTRA:\n    KINDS = [\"a\", \"b\"]\n\n\ndef f(k):\n    assert k in KINDS\n    if k == \"a\":\n        x = 1\n"
+       "    use(x)\n",
+       "open"},
+      {"membership in a module constant that a loop rebinds",
+       "KINDS = [\"a\"]\nfor KINDS in ALTERNATIVES:\n    pass\n\n\ndef f(k):\n    assert k in KINDS\n    if k == \"a\":\n        x = 1\n"
+       "    use(x)\n",
+       "open"},
+      {"membership in a module constant, read under an annotation elsewhere",
+       "KINDS: tuple[str, ...] = (\"a\",)\n\n\ndef f(k, other: dict = {KINDS: 1}):\n    assert k in KINDS\n    if k == \"a\":\n        x = 1\n"
+       "    use(x)\n",
+       "guarded `k in KINDS`"},
       {"membership in a name the function binds itself",
        "KINDS = [\"a\"]\n\n\ndef f(k, more):\n    KINDS = more\n    assert k in KINDS\n    if k == \"a\":\n        x = 1\n    use(x)\n",
        "open"},

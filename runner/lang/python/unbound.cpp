@@ -1498,8 +1498,7 @@ class Analyzer {
       }
       if (plain)
         for (size_t k = 0; k < items.size(); ++k)
-          unpack_alias_[ts_node_start_byte(items[k])] =
-              std::string(node_text(cur, src_)) + "[-" + std::to_string(items.size() - k) + "]";
+          unpack_alias_[ts_node_start_byte(items[k])] = value + "[-" + std::to_string(items.size() - k) + "]";
     }
     // `flag = True` / `= None` / `= 0` / `= "x"`: the path knows the flag's truth.
     int v = constant_value(cur);
@@ -2045,9 +2044,11 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
 
 // Module-level names bound once, by a top-level statement of the module, to a list, tuple or set
 // display (`KINDS = {"a", "b"}`, `KINDS: set[str] = {…}`), and never changed in the file by the
-// few ways a display is changed in place or rebound: an augmented assignment, a mutating method
-// (`.add(`, `.append(` …), an item assignment, a `global` declaration of the name. Read from the
-// module's own statements and its text: a name it cannot vouch for is left out.
+// ways a display is changed in place or rebound: another `KINDS =` or `KINDS: T =` anywhere in
+// the text (a nested or conditional one, or a local of the same name), an augmented assignment, a
+// mutating method (`.add(`, `.append(` …), an item assignment, `global`, `del`, `for`, `as` or
+// `import` before the name. Read from the module's own statements and its text: a name it cannot
+// vouch for is left out (a tuple target, `KINDS, X = …`, is not looked for).
 std::unordered_map<std::string_view, TSNode> module_collections(TSNode root, std::string_view src) {
   std::unordered_map<std::string_view, TSNode> out;
   std::unordered_map<std::string_view, int> bound;
@@ -2063,13 +2064,20 @@ std::unordered_map<std::string_view, TSNode> module_collections(TSNode root, std
   for (auto it = out.begin(); it != out.end();) {
     const std::string_view nm = it->first;
     bool changed = bound[nm] != 1;
+    int assigned = 0;  // `NAME =` / `NAME: T =` in the text, the top-level one included
     for (size_t at = src.find(nm); !changed && at != std::string_view::npos; at = src.find(nm, at + 1)) {
       const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(src[at - 1])) || src[at - 1] == '_' || src[at - 1] == '.');
       size_t e = at + nm.size();
       if (!starts || (e < src.size() && (std::isalnum(static_cast<unsigned char>(src[e])) || src[e] == '_'))) continue;
-      if (at >= 7 && src.substr(at - 7, 7) == "global ") changed = true;
+      for (std::string_view w : {"global ", "del ", "for ", "as ", "import "})
+        if (at >= w.size() && src.substr(at - w.size(), w.size()) == w) changed = true;
       while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
       const std::string_view rest = src.substr(e, 24);
+      if (!rest.empty() && rest[0] == '=' && (rest.size() < 2 || rest[1] != '=')) ++assigned;
+      if (!rest.empty() && rest[0] == ':') {  // an annotation, `NAME: T = v`: an `=` before the line ends
+        const size_t eq = src.find('=', e), eol = src.find('\n', e);
+        if (eq != std::string_view::npos && eq < eol && (eq + 1 >= src.size() || src[eq + 1] != '=')) ++assigned;
+      }
       if (rest.size() >= 2 && rest[1] == '=' && std::string_view("+-|&^*").find(rest[0]) != std::string_view::npos)
         changed = true;
       if (rest.size() >= 1 && rest[0] == '[') {  // an item assignment: `NAME[k] = v`
@@ -2086,7 +2094,7 @@ std::unordered_map<std::string_view, TSNode> module_collections(TSNode root, std
                                    ".symmetric_difference_update("})
           if (rest.substr(0, m.size()) == m) changed = true;
     }
-    it = changed ? out.erase(it) : std::next(it);
+    it = changed || assigned != 1 ? out.erase(it) : std::next(it);
   }
   return out;
 }
