@@ -107,6 +107,16 @@ struct Rule {
   std::string severity = "warn";
   Span severity_span;
   std::string evidence = "verified";
+  /// `severity WORD if COND` clauses of this body, in source order: the first whose COND holds
+  /// (evaluated with the finding's bindings) gives the finding's severity. Not inherited by
+  /// `also` bodies (their names differ).
+  struct SeverityIf {
+    std::string severity;          ///< block, warn or note
+    ExprPtr cond;
+    std::string cond_text;         ///< COND as written, comment lines left out, white space runs as one space
+    Span span;                     ///< the clause
+  };
+  std::vector<SeverityIf> severity_ifs;
   std::vector<std::string> tags;
   ExprPtr when;
   std::string when_text;  ///< the `when` condition as written, runs of white space as one space

@@ -562,6 +562,12 @@ class Checker {
     }
     for (const auto& w : r.wheres) check(*w);
     for (const auto& u : r.unlesses) check(*u);
+    for (const auto& s : r.severity_ifs) {
+      check(*s.cond);
+      if (s.severity == "block" && r.evidence == "inferred")
+        error(s.span, "block " + who + " has `evidence inferred`: an inferred finding is at most a warning "
+                          "(the red-finding gate); make it `severity warn if …`, or verify its evidence");
+    }
     if (r.at) {
       SType t = check(*r.at);
       if (t.type != Type::Fact && t.type != Type::Any)
@@ -576,7 +582,9 @@ class Checker {
                                   std::pair{&r.action, "action"}}) {
       if (!t->present) error(where, who + " has no `" + name + "`");
     }
-    if (r.severity == "block" && r.problem.present) {
+    const bool may_block = r.severity == "block" || std::any_of(r.severity_ifs.begin(), r.severity_ifs.end(),
+                                                                [](const auto& s) { return s.severity == "block"; });
+    if (may_block && r.problem.present) {
       bool named = false;
       for (const auto& p : r.problem.parts) named = named || (p.hole && names_trigger(*p.hole));
       if (!named)

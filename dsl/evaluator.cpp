@@ -1934,6 +1934,12 @@ class Evaluator final : public RuleEngine {
       f.severity = severity_of(r.severity);
       f.evidence = r.evidence == "inferred" ? Evidence::Inferred : Evidence::Verified;
     }
+    // `severity WORD if COND`: the first whose condition holds with this finding's bindings
+    for (const auto& s : r.severity_ifs)
+      if (eval(*s.cond).truthy()) {
+        f.severity = severity_of(s.severity);
+        break;
+      }
     f.tags = m.tags;
     if (at) {
       f.file = at->file;

@@ -44,6 +44,8 @@ struct RuleMeta {
   std::string problem, impact, action;  ///< the templates as written (with {holes})
   std::string help;             ///< markdown
   std::string when;             ///< the `when` precondition as written; "" when the rule has none
+  /// The main body's `severity WORD if COND` clauses, in order: WORD and COND as written.
+  std::vector<std::pair<Severity, std::string>> severity_ifs;
   std::vector<RuleExample> examples;
   /// The rule's `also` bodies, in source order: each one's label, severity and problem template
   /// as written (their findings carry the rule's id; `runner explain` lists them).

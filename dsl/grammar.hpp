@@ -37,7 +37,7 @@ REVIEW_KW( kw_or, "or" );            REVIEW_KW( kw_not, "not" );          REVIEW
 REVIEW_KW( kw_count, "count" );      REVIEW_KW( kw_exists, "exists" );    REVIEW_KW( kw_findings, "findings" );
 REVIEW_KW( kw_true, "true" );        REVIEW_KW( kw_false, "false" );      REVIEW_KW( kw_changed, "changed" );
 REVIEW_KW( kw_base, "base" );        REVIEW_KW( kw_repo, "repo" );      REVIEW_KW( kw_at, "at" );
-REVIEW_KW( kw_also, "also" );
+REVIEW_KW( kw_also, "also" );        REVIEW_KW( kw_if, "if" );
 #undef REVIEW_KW
 
 // Words that cannot name a variable (field names after `.` may be anything).
@@ -49,7 +49,7 @@ struct reserved : sor< TAO_PEGTL_KEYWORD( "and" ), TAO_PEGTL_KEYWORD( "or" ), TA
                        TAO_PEGTL_KEYWORD( "problem" ), TAO_PEGTL_KEYWORD( "impact" ), TAO_PEGTL_KEYWORD( "action" ),
                        TAO_PEGTL_KEYWORD( "help" ), TAO_PEGTL_KEYWORD( "example" ), TAO_PEGTL_KEYWORD( "severity" ),
                        TAO_PEGTL_KEYWORD( "evidence" ), TAO_PEGTL_KEYWORD( "tags" ), TAO_PEGTL_KEYWORD( "rule" ),
-                       TAO_PEGTL_KEYWORD( "at" ) > {};
+                       TAO_PEGTL_KEYWORD( "at" ), TAO_PEGTL_KEYWORD( "if" ) > {};
 
 struct lparen : tok< one< '(' > > {};
 struct rparen : tok< one< ')' > > {};
@@ -239,6 +239,12 @@ struct rule_id : tok< rule_ident > {};
 struct severity_word : sor< TAO_PEGTL_KEYWORD( "block" ), TAO_PEGTL_KEYWORD( "warn" ), TAO_PEGTL_KEYWORD( "note" ) > {};
 struct severity_value : tok< severity_word > {};
 struct severity_clause : if_must< kw_severity, severity_value > {};
+// `severity warn if EXPR`: the severity of the findings for which EXPR holds (the body's own
+// clauses, in order; the unconditional `severity` for the rest). Tried before severity_clause:
+// nothing in it has an action until `if` has matched.
+struct severity_if_word : sor< TAO_PEGTL_KEYWORD( "block" ), TAO_PEGTL_KEYWORD( "warn" ), TAO_PEGTL_KEYWORD( "note" ) > {};
+struct severity_if_cond : expr {};
+struct severity_if_clause : seq< kw_severity, tok< severity_if_word >, kw_if, must< severity_if_cond > > {};
 struct evidence_word : sor< TAO_PEGTL_KEYWORD( "verified" ), TAO_PEGTL_KEYWORD( "inferred" ) > {};
 struct evidence_value : tok< evidence_word > {};
 struct evidence_clause : if_must< kw_evidence, evidence_value > {};
@@ -272,11 +278,11 @@ struct example_clause : if_must< kw_example, example_kind, example_lang, example
 // the same rule (its findings carry the rule's id); it may set its own severity and evidence.
 struct also_label : string_tok {};
 struct also_open : lbrace {};
-struct also_item : sor< severity_clause, evidence_clause, for_clause, where_clause, unless_clause, at_clause,
+struct also_item : sor< severity_if_clause, severity_clause, evidence_clause, for_clause, where_clause, unless_clause, at_clause,
                         problem_clause, impact_clause, action_clause > {};
 struct also_close : rbrace {};
 struct also_block : if_must< kw_also, also_label, also_open, star< also_item, opt< semi > >, also_close > {};
-struct rule_clause : sor< severity_clause, evidence_clause, tags_clause, when_clause, for_clause, where_clause,
+struct rule_clause : sor< severity_if_clause, severity_clause, evidence_clause, tags_clause, when_clause, for_clause, where_clause,
                           unless_clause, at_clause, problem_clause, impact_clause, action_clause, help_clause, example_clause,
                           also_block > {};
 struct rule_close : rbrace {};

@@ -27,6 +27,7 @@ REVIEW_MSG( triple_body, "unterminated triple-quoted string: expected `\"\"\"`" 
 REVIEW_MSG( regex_body, "unterminated regex: expected `/` before the end of the line" );
 REVIEW_MSG( field_tok, "expected a field name after `.`" );
 REVIEW_MSG( expr, "expected an expression" );
+REVIEW_MSG( severity_if_cond, "expected a condition after `if`, as in `severity warn if exists t in files(changed) where t.is_test`" );
 REVIEW_MSG( unary, "expected an expression" );
 REVIEW_MSG( or_operand, "expected an expression after `or`" );
 REVIEW_MSG( operand, "expected a value after the operator" );

@@ -92,6 +92,24 @@ struct Builder {
 
 ast::Template build_template(Builder& b, ExprPtr str);
 
+// A condition as written, for `runner explain`: its lines without the comment lines among and
+// after them, a run of white space as one space.
+std::string condition_text(const std::string& written) {
+  std::string text, kept;
+  std::istringstream lines(written);
+  for (std::string l; std::getline(lines, l);) {
+    const size_t first = l.find_first_not_of(" \t\r");
+    if (first != std::string::npos && l[first] != '#') kept += l + "\n";
+  }
+  for (char c : kept) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (space && (text.empty() || text.back() == ' ')) continue;
+    text += space ? ' ' : c;
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
 template <typename Rule>
 struct action : pegtl::nothing<Rule> {};
 
@@ -556,6 +574,23 @@ template <> struct action<g::severity_word> {
     b.body().severity_span = span_of(in, in.size());
   }
 };
+template <> struct action<g::severity_if_clause> {
+  template <typename In> static void apply(const In& in, Builder& b) {
+    // the word after `severity`, read back from the clause's text (its own rule has no action,
+    // so that a `severity warn` with no `if` leaves nothing behind)
+    const std::string text = in.string();
+    size_t at = text.find_first_of(" \t\r\n", 0);
+    at = text.find_first_not_of(" \t\r\n", at);
+    const size_t end = text.find_first_of(" \t\r\n", at);
+    ast::Rule::SeverityIf s;
+    s.severity = text.substr(at, end - at);
+    s.cond = b.pop();
+    const size_t cond_at = text.find("if", end);
+    s.cond_text = condition_text(cond_at == std::string::npos ? std::string() : text.substr(cond_at + 2));
+    s.span = span_of(in, in.size());
+    b.body().severity_ifs.push_back(std::move(s));
+  }
+};
 template <> struct action<g::evidence_word> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("evidence", span_of(in, in.size()));
@@ -569,21 +604,7 @@ template <> struct action<g::when_clause> {
   template <typename In> static void apply(const In& in, Builder& b) {
     b.clause("when", span_of(in, 4));
     b.rule.when = b.pop();
-    // the condition as written, for `runner explain`: its lines without the comment lines among
-    // and after them, a run of white space as one space
-    std::string text, kept;
-    std::istringstream lines(in.string().substr(4));
-    for (std::string l; std::getline(lines, l);) {
-      const size_t first = l.find_first_not_of(" \t\r");
-      if (first != std::string::npos && l[first] != '#') kept += l + "\n";
-    }
-    for (char c : kept) {
-      const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
-      if (space && (text.empty() || text.back() == ' ')) continue;
-      text += space ? ' ' : c;
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    b.rule.when_text = std::move(text);
+    b.rule.when_text = condition_text(in.string().substr(4));
   }
 };
 template <> struct action<g::for_ident> {

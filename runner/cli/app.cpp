@@ -101,6 +101,8 @@ void print_rule(const dsl::RuleMeta& r, bool all_examples, std::ostream& out) {
     for (const auto& t : r.tags) out << " " << t;
     out << "\n";
   }
+  for (const auto& [sev, cond] : r.severity_ifs)
+    out << "  severity " << dsl::severity_name(sev) << " for a finding where: " << cond << "\n";
   if (!r.when.empty()) out << "  runs only when: " << r.when << "\n";
   out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
   out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";

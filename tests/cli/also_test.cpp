@@ -133,3 +133,62 @@ TEST_CASE("also: explain --plan prints every body's plan; check points into the 
   CHECK(c.err.find("bad.rules:7:8: error: `also \"other\"` of rule `X` has no `impact`\n") != std::string::npos);
   CHECK(c.err.find("bad.rules:7:8: error: `also \"other\"` of rule `X` has no `action`\n") != std::string::npos);
 }
+
+TEST_CASE("severity if: the first condition that holds sets a finding's severity; the rest keep the rule's") {
+  TempDir dir;
+  dir.write("base/lib.py", "def f():\n    return 1\n");
+  const std::string body = "def f():\n    print(\"hi\")\n    breakpoint()\n    return 1\n";
+  for (const char* p : {"head/lib.py", "head/tests/test_lib.py", "head/tests/test_lib_debug.py"}) dir.write(p, body);
+  auto r = run_runner(dir.path.string(), {"-r", kFixtures + "/severity_if.rules", "--base-dir", "base", "--head-dir",
+                                          "head", "--format", "json", "--fail-on", "never"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::pair<std::string, int>, std::string> sev;
+  for (const auto& f : j["findings"]) sev[{f["file"].get<std::string>(), f["line"].get<int>()}] = f["severity"];
+  CHECK(sev[{"lib.py", 2}] == "block");                     // no condition holds: the rule's
+  CHECK(sev[{"tests/test_lib.py", 2}] == "warn");           // test code
+  CHECK(sev[{"tests/test_lib_debug.py", 2}] == "note");     // both hold: the first clause
+  // the `also` body keeps the rule's unconditional severity: the clauses are the main body's
+  CHECK(sev[{"lib.py", 3}] == "block");
+  CHECK(sev[{"tests/test_lib.py", 3}] == "block");
+  CHECK(sev.size() == 6);
+  CHECK(j["verdict"] == "block");
+
+  // `runner explain` lists the clauses with their conditions as written
+  auto e = run_runner(kFixtures, {"explain", "DEBUG2", "-r", "severity_if.rules"});
+  INFO(e.out << e.err);
+  CHECK(e.exit_code == 0);
+  CHECK(e.out.find("severity note for a finding where: c.file ~ /_debug\\.py$/\n") != std::string::npos);
+  CHECK(e.out.find("severity warn for a finding where: exists t in files(changed) where t.path == c.file and t.is_test\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("severity if: a clause with no condition, or naming what the body does not bind, is an error with a position") {
+  TempDir dir;
+  const std::string head =
+      "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity block\n";
+  const std::string tail =
+      "  for c in calls(changed) where c.added\n  problem \"`{c.text}`\"\n  impact \"i\"\n  action \"Author must fix\"\n}\n";
+  dir.write("missing.rules", head + "  severity warn if\n" + tail);
+  auto m = run_runner(dir.path.string(), {"check", "missing.rules"});
+  INFO(m.out << m.err);
+  CHECK(m.exit_code != 0);
+  CHECK(m.err.find("missing.rules:7:") != std::string::npos);
+  CHECK(m.err.find("expected a condition after `if`") != std::string::npos);
+
+  dir.write("unbound.rules", head + "  severity warn if z.is_test\n" + tail);
+  auto u = run_runner(dir.path.string(), {"check", "unbound.rules"});
+  INFO(u.out << u.err);
+  CHECK(u.exit_code != 0);
+  CHECK(u.err.find("unbound.rules:6:") != std::string::npos);
+  CHECK(u.err.find("`z`") != std::string::npos);
+
+  dir.write("inferred.rules", "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity warn\n  evidence inferred\n"
+                              "  severity block if c.added\n" + tail);
+  auto i = run_runner(dir.path.string(), {"check", "inferred.rules"});
+  INFO(i.out << i.err);
+  CHECK(i.exit_code != 0);
+  CHECK(i.err.find("inferred.rules:7:") != std::string::npos);
+  CHECK(i.err.find("red-finding gate") != std::string::npos);
+}
