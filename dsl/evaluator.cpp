@@ -165,7 +165,9 @@ class Evaluator final : public RuleEngine {
       return;
     }
     try {
+      when_false_ = false;
       run_rule(r);
+      part.when_false = when_false_;
     } catch (const MemoryExceeded&) {
       part.end = RulePart::End::Memory;
     } catch (const std::bad_alloc&) {
@@ -198,6 +200,7 @@ class Evaluator final : public RuleEngine {
         return;
       case RulePart::End::Error: res.internal_diagnostics.push_back("rule `" + r.id + "`: " + part.error); return;
     }
+    if (part.when_false) res.not_run.push_back(r.id);
     // moved, not copied: a rule's findings are held once (an audit's 30,875 B6 findings were
     // briefly held twice)
     res.findings.reserve(res.findings.size() + (report ? part.found.size() : 0));
@@ -275,6 +278,7 @@ class Evaluator final : public RuleEngine {
   Clock::time_point deadline_;
   mutable uint64_t ticks_ = 0;
   bool out_of_memory_ = false;  ///< an allocation failed: no later rule starts
+  bool when_false_ = false;     ///< the rule being run: its `when` did not hold
 
   /// Records the CPU time of one rule (or kind) in opts_.timings from construction to
   /// destruction, whichever way the rule ends; the shared work it started goes to its sources.
@@ -1716,7 +1720,10 @@ class Evaluator final : public RuleEngine {
       ~Reset() { p = nullptr; }
     } reset{plan_now_};
     plan_now_ = nullptr;
-    if (r.when && !eval(*r.when).truthy()) return;
+    if (r.when && !eval(*r.when).truthy()) {
+      when_false_ = true;
+      return;
+    }
     const RulePlan* plan = &naive_;
     if (opts_.use_plan) {
       auto it = p_.plans.find(&body);

@@ -169,6 +169,8 @@ struct EvalResult {
   /// was reached (EvalOptions::memory_exceeded, or an allocation that failed), in evaluation
   /// order: their findings are missing, so the review is incomplete.
   std::vector<std::string> memory_stopped;
+  /// Rules whose `when` did not hold (no body ran), in evaluation order.
+  std::vector<std::string> not_run;
 };
 
 /// Evaluates `program` against `facts`: calls facts.configure(program.data()), then evaluates

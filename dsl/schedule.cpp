@@ -298,6 +298,7 @@ EvalResult run_program(const ProgramImpl& p, const EvalOptions& opts, RuleEngine
     append(out.findings, one.findings);
     append(out.internal_diagnostics, one.internal_diagnostics);
     append(out.stopped, one.stopped);
+    append(out.not_run, one.not_run);
     append(out.memory_stopped, one.memory_stopped);
   }
   return out;

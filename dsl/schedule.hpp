@@ -29,6 +29,7 @@ struct RulePart {
   std::chrono::nanoseconds spent{0};       ///< CPU charged to the rule's budget so far
   double own_s = 0, sources_s = 0;         ///< EvalTimings of the parts so far
   End end = End::Running;                  ///< why the rule stopped (its findings are then dropped)
+  bool when_false = false;                 ///< the rule's `when` did not hold: no body ran
   std::string error;                       ///< End::Error: the FactsError message
 };
 

@@ -458,8 +458,11 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
     bool to_stdout = o.path.empty() || o.path == "-";
     report::ReportOptions oo = ropts;
     oo.color = to_stdout && color && o.format == "text";
-    // The change's notes went to stderr already (the terminal shows both streams).
-    fan.add_reporter(o.format, make_output(o, out, oo, to_stdout && o.format == "text" ? change->notes
+    // The change's notes, and the review's own that it printed, went to stderr already (the
+    // terminal shows both streams).
+    std::vector<std::string> printed = change->notes;
+    printed.insert(printed.end(), reviewed.printed_notes.begin(), reviewed.printed_notes.end());
+    fan.add_reporter(o.format, make_output(o, out, oo, to_stdout && o.format == "text" ? printed
                                                                                        : std::vector<std::string>{}));
   }
   if (!opts.check_run.empty() || opts.comment) {

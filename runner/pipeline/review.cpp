@@ -35,6 +35,7 @@ void evaluate_all(const std::vector<std::shared_ptr<const dsl::Program>>& progra
     for (const auto& r : p->rules()) run.rules.push_back(r);
     dsl::EvalResult res = dsl::evaluate(*p, facts, o.eval);
     out.memory_stopped.insert(out.memory_stopped.end(), res.memory_stopped.begin(), res.memory_stopped.end());
+    out.not_run.insert(out.not_run.end(), res.not_run.begin(), res.not_run.end());
     for (auto& f : res.findings) out.findings.push_back(std::move(f));
     for (const auto& k : res.kinds)
       if (seen_kinds.insert(k.name).second) run.kinds.emplace_back(k.name, k.label);
@@ -88,6 +89,21 @@ void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
       std::string note = "audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") + " of " +
                          rules + " left out (an audit has no pull request to judge)";
       if (o.notes) *o.notes << "note: " << note << "\n";
+      if (o.notes) out.printed_notes.push_back(note);
+      run.notes.push_back(std::move(note));
+    }
+    // The rules whose `when` did not hold: they judge a pull request's text or what a change adds
+    // (`when not pr.audit`), which an audit has not. Said, so that their silence is not read as
+    // a clean result.
+    if (!out.not_run.empty()) {
+      std::string rules;
+      for (const auto& id : out.not_run) rules += (rules.empty() ? "" : ", ") + id;
+      const size_t n = out.not_run.size();
+      std::string note = "audit mode: " + std::to_string(n) + (n == 1 ? " rule did not run, as its" : " rules did not run, as their") +
+                         " `when` condition needs a pull request (its text, or a change to judge against its base): " +
+                         rules;
+      if (o.notes) *o.notes << "note: " << note << "\n";
+      if (o.notes) out.printed_notes.push_back(note);
       run.notes.push_back(std::move(note));
     }
     // Nor kinds: every file is added, so each kind would name the whole tree ("dispatch change"

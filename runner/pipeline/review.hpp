@@ -96,6 +96,11 @@ struct ReviewResult {
   std::vector<std::string> internal_diagnostics;
   /// Rules and kinds the memory ceiling stopped or never started.
   std::vector<std::string> memory_stopped;
+  /// Rules whose `when` did not hold (EvalResult::not_run of every program); an audit says which.
+  std::vector<std::string> not_run;
+  /// Notes of RunInfo::notes already printed to ReviewOptions::notes (a text report on the same
+  /// terminal leaves them out).
+  std::vector<std::string> printed_notes;
   /// The memory ceiling was reached (the flag is set, or a rule was stopped by it).
   bool over_memory = false;
   /// Warnings of the inline suppressions (report::apply_inline_suppressions), then one per

@@ -110,7 +110,20 @@ rule AUDITED "audit" {
 )";
   auto audit = runner(repo.str(), {"-r", rules, "--all", "--format", "json", "--fail-on", "never"});
   REQUIRE(audit.exit_code == 0);
-  CHECK(finding_keys(nlohmann::json::parse(audit.out)) == std::multiset<std::string>{"AUDITED atom/config.py:0"});
+  auto aj = nlohmann::json::parse(audit.out);
+  CHECK(finding_keys(aj) == std::multiset<std::string>{"AUDITED atom/config.py:0"});
+  // the rule that did not run is named, on the terminal and in the reports, so that its silence
+  // is not read as a clean result
+  const std::string not_run =
+      "audit mode: 1 rule did not run, as its `when` condition needs a pull request (its text, or a change to judge "
+      "against its base): NEWPRINT";
+  CHECK(audit.err.find("note: " + not_run + "\n") != std::string::npos);
+  CHECK(std::count(aj["notes"].begin(), aj["notes"].end(), not_run) == 1);
+  // the text report on the same terminal does not print it a second time
+  auto text = runner(repo.str(), {"-r", rules, "--all", "--fail-on", "never"});
+  INFO(text.out << text.err);
+  CHECK(text.out.find(not_run) == std::string::npos);
+  CHECK(text.err.find(not_run) != std::string::npos);
   auto pr = runner(repo.str(), {"-r", rules, "--base", "HEAD~1", "--format", "json", "--fail-on", "never"});
   REQUIRE(pr.exit_code == 0);
   CHECK(finding_keys(nlohmann::json::parse(pr.out)) == std::multiset<std::string>{"NEWPRINT pkg0/m0.py:3"});
