@@ -335,6 +335,81 @@ const std::unordered_set<std::string_view>& noreturn_callees() {
   return s;
 }
 
+// Module-level names bound once, by a top-level statement of the module, to a list, tuple or set
+// display (`KINDS = {"a", "b"}`, `KINDS: set[str] = {…}`), and never changed in the file by the
+// ways a display is changed in place or rebound: another `KINDS =` or `KINDS: T =` anywhere in
+// the text (a nested or conditional one, or a local of the same name), an augmented assignment, a
+// mutating method (`.add(`, `.append(` …), an item assignment, `global`, `del`, `for`, `as` or
+// `import` before the name. Read from the module's own statements and its text: a name it cannot
+// vouch for is left out (a tuple target, `KINDS, X = …`, is not looked for). The candidates are
+// found in one pass over the module's statements; a name's text is searched only when a test
+// asks for it (`x in KINDS`), once.
+class ModuleCollections {
+ public:
+  ModuleCollections(TSNode root, std::string_view src) : src_(src) {
+    std::unordered_map<std::string_view, int> bound;
+    each_named(root, [&](TSNode c) {
+      if (!is(c, "expression_statement")) return;
+      TSNode a = ts_node_named_child(c, 0);
+      if (!is(a, "assignment") || !is(field(a, "left"), "identifier")) return;
+      const std::string_view nm = node_text(field(a, "left"), src);
+      ++bound[nm];
+      TSNode r = field(a, "right");
+      if (is(r, "list") || is(r, "tuple") || is(r, "set")) candidates_[nm] = {r, 0};
+    });
+    for (auto& [nm, c] : candidates_)
+      if (bound[nm] != 1) c.second = 2;  // bound twice at the top level
+  }
+
+  /// The display `name` is bound to, or a null node when the name is not vouched for.
+  TSNode find(std::string_view name) {
+    auto it = candidates_.find(name);
+    if (it == candidates_.end()) return TSNode{};
+    if (it->second.second == 0) it->second.second = unchanged(name) ? 1 : 2;
+    return it->second.second == 1 ? it->second.first : TSNode{};
+  }
+
+ private:
+  bool unchanged(std::string_view nm) const {
+    const std::string_view src = src_;
+    int assigned = 0;  // `NAME =` / `NAME: T =` in the text, the top-level one included
+    for (size_t at = src.find(nm); at != std::string_view::npos; at = src.find(nm, at + 1)) {
+      const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(src[at - 1])) || src[at - 1] == '_' || src[at - 1] == '.');
+      size_t e = at + nm.size();
+      if (!starts || (e < src.size() && (std::isalnum(static_cast<unsigned char>(src[e])) || src[e] == '_'))) continue;
+      for (std::string_view w : {"global ", "del ", "for ", "as ", "import "})
+        if (at >= w.size() && src.substr(at - w.size(), w.size()) == w) return false;
+      while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
+      const std::string_view rest = src.substr(e, 24);
+      if (!rest.empty() && rest[0] == '=' && (rest.size() < 2 || rest[1] != '=')) ++assigned;
+      if (!rest.empty() && rest[0] == ':') {  // an annotation, `NAME: T = v`: an `=` before the line ends
+        const size_t eq = src.find('=', e), eol = src.find('\n', e);
+        if (eq != std::string_view::npos && eq < eol && (eq + 1 >= src.size() || src[eq + 1] != '=')) ++assigned;
+      }
+      if (rest.size() >= 2 && rest[1] == '=' && std::string_view("+-|&^*").find(rest[0]) != std::string_view::npos)
+        return false;
+      if (!rest.empty() && rest[0] == '[') {  // an item assignment: `NAME[k] = v`
+        const size_t close = src.find(']', e), eol = src.find('\n', e);
+        if (close != std::string_view::npos && close < eol) {
+          size_t q = close + 1;
+          while (q < src.size() && src[q] == ' ') ++q;
+          if (q + 1 < src.size() && src[q] == '=' && src[q + 1] != '=') return false;
+        }
+      }
+      if (!rest.empty() && rest[0] == '.')
+        for (std::string_view m : {".add(", ".append(", ".extend(", ".update(", ".insert(", ".remove(", ".discard(",
+                                   ".pop(", ".clear(", ".difference_update(", ".intersection_update(",
+                                   ".symmetric_difference_update("})
+          if (rest.substr(0, m.size()) == m) return false;
+    }
+    return assigned == 1;
+  }
+
+  std::string_view src_;
+  // name -> (display, 0 not yet searched / 1 vouched for / 2 not)
+  std::unordered_map<std::string_view, std::pair<TSNode, int>> candidates_;
+};
+
 class Analyzer {
  public:
   Analyzer(std::string_view src, std::vector<UnboundRead>& out,
@@ -886,8 +961,7 @@ class Analyzer {
         src_,
         [this](std::string_view nm) -> TSNode {
           if (!module_collections_ || names_.count(std::string(nm))) return TSNode{};
-          auto it = module_collections_->find(nm);
-          return it == module_collections_->end() ? TSNode{} : it->second;
+          return module_collections_->find(nm);
         },
         std::move(alias));
     // The tests must still mean what they meant: a leaf test (an atom or one comparison) that
@@ -1134,7 +1208,7 @@ class Analyzer {
  public:
   const std::unordered_set<std::string>* outer_names_ = nullptr;
   // Module-level constants bound to a list, tuple or set display (module_collections).
-  const std::unordered_map<std::string_view, TSNode>* module_collections_ = nullptr;
+  ModuleCollections* module_collections_ = nullptr;
   bool every_read_ = true;
   bool lazy_annotations_ = false;  // `from __future__ import annotations`
 
@@ -2042,63 +2116,6 @@ void module_names(TSNode n, std::string_view src, std::unordered_set<std::string
   });
 }
 
-// Module-level names bound once, by a top-level statement of the module, to a list, tuple or set
-// display (`KINDS = {"a", "b"}`, `KINDS: set[str] = {…}`), and never changed in the file by the
-// ways a display is changed in place or rebound: another `KINDS =` or `KINDS: T =` anywhere in
-// the text (a nested or conditional one, or a local of the same name), an augmented assignment, a
-// mutating method (`.add(`, `.append(` …), an item assignment, `global`, `del`, `for`, `as` or
-// `import` before the name. Read from the module's own statements and its text: a name it cannot
-// vouch for is left out (a tuple target, `KINDS, X = …`, is not looked for).
-std::unordered_map<std::string_view, TSNode> module_collections(TSNode root, std::string_view src) {
-  std::unordered_map<std::string_view, TSNode> out;
-  std::unordered_map<std::string_view, int> bound;
-  each_named(root, [&](TSNode c) {
-    if (!is(c, "expression_statement")) return;
-    TSNode a = ts_node_named_child(c, 0);
-    if (!is(a, "assignment") || !is(field(a, "left"), "identifier")) return;
-    const std::string_view nm = node_text(field(a, "left"), src);
-    ++bound[nm];
-    TSNode r = field(a, "right");
-    if (is(r, "list") || is(r, "tuple") || is(r, "set")) out[nm] = r;
-  });
-  for (auto it = out.begin(); it != out.end();) {
-    const std::string_view nm = it->first;
-    bool changed = bound[nm] != 1;
-    int assigned = 0;  // `NAME =` / `NAME: T =` in the text, the top-level one included
-    for (size_t at = src.find(nm); !changed && at != std::string_view::npos; at = src.find(nm, at + 1)) {
-      const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(src[at - 1])) || src[at - 1] == '_' || src[at - 1] == '.');
-      size_t e = at + nm.size();
-      if (!starts || (e < src.size() && (std::isalnum(static_cast<unsigned char>(src[e])) || src[e] == '_'))) continue;
-      for (std::string_view w : {"global ", "del ", "for ", "as ", "import "})
-        if (at >= w.size() && src.substr(at - w.size(), w.size()) == w) changed = true;
-      while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
-      const std::string_view rest = src.substr(e, 24);
-      if (!rest.empty() && rest[0] == '=' && (rest.size() < 2 || rest[1] != '=')) ++assigned;
-      if (!rest.empty() && rest[0] == ':') {  // an annotation, `NAME: T = v`: an `=` before the line ends
-        const size_t eq = src.find('=', e), eol = src.find('\n', e);
-        if (eq != std::string_view::npos && eq < eol && (eq + 1 >= src.size() || src[eq + 1] != '=')) ++assigned;
-      }
-      if (rest.size() >= 2 && rest[1] == '=' && std::string_view("+-|&^*").find(rest[0]) != std::string_view::npos)
-        changed = true;
-      if (rest.size() >= 1 && rest[0] == '[') {  // an item assignment: `NAME[k] = v`
-        const size_t close = src.find(']', e), eol = src.find('\n', e);
-        if (close != std::string_view::npos && close < eol) {
-          size_t q = close + 1;
-          while (q < src.size() && src[q] == ' ') ++q;
-          if (q + 1 < src.size() && src[q] == '=' && src[q + 1] != '=') changed = true;
-        }
-      }
-      if (!rest.empty() && rest[0] == '.')
-        for (std::string_view m : {".add(", ".append(", ".extend(", ".update(", ".insert(", ".remove(", ".discard(",
-                                   ".pop(", ".clear(", ".difference_update(", ".intersection_update(",
-                                   ".symmetric_difference_update("})
-          if (rest.substr(0, m.size()) == m) changed = true;
-    }
-    it = changed || assigned != 1 ? out.erase(it) : std::next(it);
-  }
-  return out;
-}
-
 // False when no path of a function with this text can end other than by reaching the end of its
 // body or a `return`, read from the text alone. The Analyzer ends a path only at:
 // - a `return` (a never-returning function has none);
@@ -2149,7 +2166,7 @@ std::vector<UnboundRead> find_unbound_reads(TSNode root, std::string_view source
 
   std::unordered_set<std::string> module_level;
   module_names(root, source, module_level);
-  const auto collections = module_collections(root, source);
+  ModuleCollections collections(root, source);
 
   bool lazy = false;
   each_named(root, [&](TSNode c) {
