@@ -430,6 +430,7 @@ class Analyzer {
     shadow_.clear();
     seen_.clear();
     unpack_alias_.clear();
+    unpacked_names_.clear();
     unpack_arity_.clear();
     alias_checks_.clear();
     saw_return_ = false;
@@ -486,6 +487,7 @@ class Analyzer {
   std::vector<Lit> guards_;       // tests that hold at the current point (enclosing arms)
   // Start byte of a name target of an unpacking of a dotted name -> the item it stands for.
   std::unordered_map<uint32_t, std::string> unpack_alias_;
+  std::unordered_set<std::string_view> unpacked_names_;  // the names those targets bind
   std::unordered_map<std::string, size_t> unpack_arity_;  // unpacked text -> item count (0: two counts)
   // Reads judged guarded through such items (index into out_, the names): each name must be
   // bound only once in the scope, or the read is not guarded after all (checked at its end).
@@ -931,8 +933,9 @@ class Analyzer {
   // Sets u.guarded / u.guard when the tests enclosing the read (guards_) rule out every
   // unbound path of `rs`, and no name those tests read is rebound after the construct starts.
   void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u) {
-    guard_check(rs, read_at, u, nullptr);
-    if (u.guarded || unpack_alias_.empty()) return;
+    bool would_alias = false;  // a test compares a name or item that an unpacking gives another text
+    guard_check(rs, read_at, u, nullptr, unpack_alias_.empty() ? nullptr : &would_alias);
+    if (u.guarded || !would_alias) return;
     // Again with the names unpacked from a dotted name read as its items; kept only if each such
     // name turns out to be bound once in the scope (checked when the scope ends, see run).
     std::set<std::string> used;
@@ -942,13 +945,23 @@ class Analyzer {
 
   // `aliases`: null = compare names as written; else a name unpacked from a dotted name (and
   // bound only there so far) is compared as that item, and each one so used is added.
-  void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u, std::set<std::string>* aliases) {
+  // `would_alias` (with `aliases` null): set when a test has such a name or item, so that the
+  // pass with aliases is run only when it can decide otherwise.
+  void guard_check(const Reason& rs, uint32_t read_at, UnboundRead& u, std::set<std::string>* aliases,
+                   bool* would_alias = nullptr) {
     // What holds at the read: the enclosing tests, and the flags the path assigned constants.
     std::vector<Lit> held = guards_;
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (rs.unbound_lits.empty()) return;
     // A module constant's display, unless this scope binds the name itself.
     std::function<std::string(TSNode)> alias;
+    if (would_alias)
+      alias = [this, would_alias](TSNode operand) -> std::string {
+        if (!*would_alias)
+          *would_alias = is(operand, "identifier") ? unpacked_names_.count(node_text(operand, src_)) > 0
+                                                   : !item_of(operand).empty();
+        return {};
+      };
     if (aliases)
       alias = [this, aliases](TSNode operand) -> std::string {
         if (!is(operand, "identifier")) return item_of(operand);
@@ -1572,7 +1585,10 @@ class Analyzer {
       }
       if (plain)
         for (size_t k = 0; k < items.size(); ++k)
+        {
           unpack_alias_[ts_node_start_byte(items[k])] = value + "[-" + std::to_string(items.size() - k) + "]";
+          unpacked_names_.insert(node_text(items[k], src_));
+        }
     }
     // `flag = True` / `= None` / `= 0` / `= "x"`: the path knows the flag's truth.
     int v = constant_value(cur);
