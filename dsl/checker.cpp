@@ -588,7 +588,9 @@ class Checker {
       bool named = false;
       for (const auto& p : r.problem.parts) named = named || (p.hole && names_trigger(*p.hole));
       if (!named)
-        error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of block " + who +
+        error(r.problem.span, "a blocking finding must name its concrete trigger: the `problem` of " +
+                                  std::string(r.severity == "block" ? "block " : "") + who +
+                                  (r.severity == "block" ? "" : ", which blocks where its `severity block if` holds,") +
                                   " has no {hole} that uses a captured value or a fact field");
     }
     if (r.severity == "block" && r.evidence == "inferred")

@@ -53,6 +53,7 @@ struct RuleMeta {
     std::string label;
     Severity severity = Severity::Warn;
     std::string problem;
+    std::vector<std::pair<Severity, std::string>> severity_ifs;  ///< the body's own, as severity_ifs
   };
   std::vector<Also> alsos;
   std::string ruleset;          ///< name of the ruleset that declared it

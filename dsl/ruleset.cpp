@@ -109,8 +109,10 @@ LoadResult load_ruleset(const std::string& file_name, const std::string& text,
       m.help = r.help;
       m.when = r.when_text;
       for (const auto& s : r.severity_ifs) m.severity_ifs.emplace_back(severity_of(s.severity), s.cond_text);
-      for (const auto& a : r.alsos)
-        m.alsos.push_back({a.label, severity_of(a.severity), a.problem.raw});
+      for (const auto& a : r.alsos) {
+        m.alsos.push_back({a.label, severity_of(a.severity), a.problem.raw, {}});
+        for (const auto& s : a.severity_ifs) m.alsos.back().severity_ifs.emplace_back(severity_of(s.severity), s.cond_text);
+      }
       for (const auto& x : r.examples) {
         RuleExample ex;
         ex.bad = x.kind == "bad" || x.kind == "todo-bad";

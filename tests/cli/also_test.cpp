@@ -159,9 +159,9 @@ TEST_CASE("severity if: the first condition that holds sets a finding's severity
   auto e = run_runner(kFixtures, {"explain", "DEBUG2", "-r", "severity_if.rules"});
   INFO(e.out << e.err);
   CHECK(e.exit_code == 0);
-  CHECK(e.out.find("severity note for a finding where: c.file ~ /_debug\\.py$/\n") != std::string::npos);
-  CHECK(e.out.find("severity warn for a finding where: exists t in files(changed) where t.path == c.file and t.is_test\n") !=
-        std::string::npos);
+  CHECK(e.out.find("severity note for a finding where (first that holds): c.file ~ /_debug\\.py$/\n") != std::string::npos);
+  CHECK(e.out.find("severity warn for a finding where (first that holds): exists t in files(changed) where t.path == c.file "
+                   "and t.is_test\n") != std::string::npos);
 }
 
 TEST_CASE("severity if: a clause with no condition, or naming what the body does not bind, is an error with a position") {
@@ -183,6 +183,16 @@ TEST_CASE("severity if: a clause with no condition, or naming what the body does
   CHECK(u.exit_code != 0);
   CHECK(u.err.find("unbound.rules:6:") != std::string::npos);
   CHECK(u.err.find("`z`") != std::string::npos);
+
+  // an `also` body's own clauses are listed under it by `runner explain`
+  dir.write("also_if.rules", head + tail.substr(0, tail.size() - 2) +
+                                 "  also \"bp\" {\n    severity note if c.added\n    for c in calls(changed) where c.callee == \"breakpoint\"\n"
+                                 "    problem \"`{c.text}`\"\n    impact \"i\"\n    action \"Author must drop it\"\n  }\n}\n");
+  auto x = run_runner(dir.path.string(), {"explain", "X1", "-r", "also_if.rules"});
+  INFO(x.out << x.err);
+  CHECK(x.exit_code == 0);
+  CHECK(x.out.find("also \"bp\" (block): `{c.text}`\n  severity note for a finding where (first that holds): c.added\n") !=
+        std::string::npos);
 
   dir.write("inferred.rules", "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity warn\n  evidence inferred\n"
                               "  severity block if c.added\n" + tail);
