@@ -170,19 +170,17 @@ TEST_CASE("severity if: a clause with no condition, or naming what the body does
       "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity block\n";
   const std::string tail =
       "  for c in calls(changed) where c.added\n  problem \"`{c.text}`\"\n  impact \"i\"\n  action \"Author must fix\"\n}\n";
-  dir.write("missing.rules", head + "  severity warn if\n" + tail);
-  auto m = run_runner(dir.path.string(), {"check", "missing.rules"});
-  INFO(m.out << m.err);
-  CHECK(m.exit_code != 0);
-  CHECK(m.err.find("missing.rules:7:") != std::string::npos);
-  CHECK(m.err.find("expected a condition after `if`") != std::string::npos);
-
-  dir.write("unbound.rules", head + "  severity warn if z.is_test\n" + tail);
-  auto u = run_runner(dir.path.string(), {"check", "unbound.rules"});
-  INFO(u.out << u.err);
-  CHECK(u.exit_code != 0);
-  CHECK(u.err.find("unbound.rules:6:") != std::string::npos);
-  CHECK(u.err.find("`z`") != std::string::npos);
+  // `runner check` on NAME holding TEXT fails with MESSAGE at NAME:LINE
+  auto rejected = [&](const std::string& name, const std::string& text, int line, const std::string& message) {
+    dir.write(name, text);
+    auto r = run_runner(dir.path.string(), {"check", name});
+    INFO(name << "\n" << r.out << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.err.find(name + ":" + std::to_string(line) + ":") != std::string::npos);
+    CHECK(r.err.find(message) != std::string::npos);
+  };
+  rejected("missing.rules", head + "  severity warn if\n" + tail, 7, "expected a condition after `if`");
+  rejected("unbound.rules", head + "  severity warn if z.is_test\n" + tail, 6, "`z`");
 
   // an `also` body's own clauses are listed under it by `runner explain`
   dir.write("also_if.rules", head + tail.substr(0, tail.size() - 2) +
@@ -194,11 +192,8 @@ TEST_CASE("severity if: a clause with no condition, or naming what the body does
   CHECK(x.out.find("also \"bp\" (block): `{c.text}`\n  severity note for a finding where (first that holds): c.added\n") !=
         std::string::npos);
 
-  dir.write("inferred.rules", "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity warn\n  evidence inferred\n"
-                              "  severity block if c.added\n" + tail);
-  auto i = run_runner(dir.path.string(), {"check", "inferred.rules"});
-  INFO(i.out << i.err);
-  CHECK(i.exit_code != 0);
-  CHECK(i.err.find("inferred.rules:7:") != std::string::npos);
-  CHECK(i.err.find("red-finding gate") != std::string::npos);
+  rejected("inferred.rules",
+           "ruleset s \"S\" {\n  version 1\n}\nrule X1 \"x\" {\n  severity warn\n  evidence inferred\n"
+           "  severity block if c.added\n" + tail,
+           7, "red-finding gate");
 }
