@@ -502,8 +502,13 @@ class Checker {
       }
       auto it = out.regexes.find(&rhs);
       if (op == "~" && it != out.regexes.end()) {
-        for (const auto& n : it->second->group_names)
-          if (!n.empty()) env_.push_back({n, {Type::String}, true});
+        for (const auto& n : it->second->group_names) {
+          if (n.empty()) continue;
+          if (is_reserved_word(n))
+            error(rhs.span, "the regex's group `" + n + "` is named by a keyword of the rule language, so no " +
+                                "condition or template could read it; rename the group");
+          env_.push_back({n, {Type::String}, true});
+        }
       }
       return {Type::Bool};
     }

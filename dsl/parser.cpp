@@ -821,6 +821,12 @@ bool starts_decl(std::string_view line) {
 
 }  // namespace
 
+bool is_reserved_word(std::string_view word) {
+  if (word.empty()) return false;
+  pegtl::memory_input in(word.data(), word.size(), "word");
+  return pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(in);
+}
+
 std::string source_line_at(std::string_view text, int line) {
   size_t start = 0;
   for (int l = 1; l < line; ++l) {
@@ -870,8 +876,7 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name) {
       // A keyword where a name was expected: say so (`for at in …`).
       if (msg.rfind("expected a variable name", 0) == 0 && p.byte < text.size()) {
         std::string word(text.substr(p.byte, g::word_at(text.data() + p.byte, text.size() - p.byte)));
-        pegtl::memory_input kw(word, "word");
-        if (!word.empty() && pegtl::parse<pegtl::seq<g::reserved, pegtl::eof>>(kw)) {
+        if (is_reserved_word(word)) {
           const std::string found = ", found `" + word + "`";  // said again by the hint
           if (msg.size() >= found.size() && msg.compare(msg.size() - found.size(), found.size(), found) == 0)
             msg.resize(msg.size() - found.size());

@@ -37,6 +37,10 @@ ParseResult parse_ruleset(std::string_view text, const std::string& file_name);
 ast::ExprPtr parse_expression(std::string_view text, const std::string& file_name,
                               std::vector<Diagnostic>& diagnostics);
 
+/// True when `word` is a keyword of the rule language that cannot name a variable (grammar.hpp's
+/// `reserved`: `and`, `for`, `if`, `where` …), so a capture or binder of that name could never be read.
+bool is_reserved_word(std::string_view word);
+
 /// Returns line `line` (1-based) of `text` without its newline, or "" past the end.
 std::string source_line_at(std::string_view text, int line);
 

@@ -63,6 +63,11 @@ TEST_CASE("checker: name and type errors, full text") {
        "t.rules:2:42: error: invalid regex: missing ): a(b\n"
        "    for l in lines(changed) where l.text ~ /a(b/\n"
        "                                           ^~~~~\n"},
+      {rule_with("for l in lines(changed) where l.text ~ /(?P<if>x)/"),
+       "t.rules:2:42: error: the regex's group `if` is named by a keyword of the rule language, so no condition or "
+       "template could read it; rename the group\n"
+       "    for l in lines(changed) where l.text ~ /(?P<if>x)/\n"
+       "                                           ^~~~~~~~~~~\n"},
       {rule_with("for l in lines(changed) where l.text ~ \"a\""),
        "t.rules:2:42: error: the right side of `~` must be a /regex/ or a let that holds one\n"
        "    for l in lines(changed) where l.text ~ \"a\"\n"
