@@ -567,12 +567,7 @@ class Checker {
     }
     for (const auto& w : r.wheres) check(*w);
     for (const auto& u : r.unlesses) check(*u);
-    for (const auto& s : r.severity_ifs) {
-      check(*s.cond);
-      if (s.severity == "block" && r.evidence == "inferred")
-        error(s.span, "block " + who + " has `evidence inferred`: an inferred finding is at most a warning "
-                          "(the red-finding gate); make it `severity warn if …`, or verify its evidence");
-    }
+    for (const auto& s : r.severity_ifs) check(*s.cond);
     if (r.at) {
       SType t = check(*r.at);
       if (t.type != Type::Fact && t.type != Type::Any)
@@ -598,9 +593,16 @@ class Checker {
                                   (r.severity == "block" ? "" : ", which blocks where its `severity block if` holds,") +
                                   " has no {hole} that uses a captured value or a fact field");
     }
-    if (r.severity == "block" && r.evidence == "inferred")
-      error(where, "block " + who + " has `evidence inferred`: an inferred finding is at most a warning "
-                       "(the red-finding gate); make it `severity warn`, or verify its evidence");
+    // the red-finding gate on evidence: the unconditional severity, and each `severity block if`
+    if (r.evidence == "inferred") {
+      auto inferred_block = [&](const Span& at, const char* instead) {
+        error(at, "block " + who + " has `evidence inferred`: an inferred finding is at most a warning "
+                                   "(the red-finding gate); make it `" + instead + "`, or verify its evidence");
+      };
+      if (r.severity == "block") inferred_block(where, "severity warn");
+      for (const auto& s : r.severity_ifs)
+        if (s.severity == "block") inferred_block(s.span, "severity warn if …");
+    }
     if (r.action.present) {
       bool ok = false;
       for (const auto& p : prefixes) ok = ok || r.action.raw.compare(0, p.size(), p) == 0;

@@ -236,13 +236,14 @@ struct kind_decl : if_must< kw_kind, kind_name, title_string, kind_when, expr > 
 
 struct rule_ident : seq< identifier_first, star< sor< identifier_other, one< '-' > > > > {};
 struct rule_id : tok< rule_ident > {};
-struct severity_word : sor< TAO_PEGTL_KEYWORD( "block" ), TAO_PEGTL_KEYWORD( "warn" ), TAO_PEGTL_KEYWORD( "note" ) > {};
+struct severity_words : sor< TAO_PEGTL_KEYWORD( "block" ), TAO_PEGTL_KEYWORD( "warn" ), TAO_PEGTL_KEYWORD( "note" ) > {};
+struct severity_word : severity_words {};
 struct severity_value : tok< severity_word > {};
 struct severity_clause : if_must< kw_severity, severity_value > {};
 // `severity warn if EXPR`: the severity of the findings for which EXPR holds (the body's own
 // clauses, in order; the unconditional `severity` for the rest). Tried before severity_clause:
 // nothing in it has an action until `if` has matched.
-struct severity_if_word : sor< TAO_PEGTL_KEYWORD( "block" ), TAO_PEGTL_KEYWORD( "warn" ), TAO_PEGTL_KEYWORD( "note" ) > {};
+struct severity_if_word : severity_words {};
 struct severity_if_cond : expr {};
 struct severity_if_clause : seq< kw_severity, tok< severity_if_word >, kw_if, must< severity_if_cond > > {};
 struct evidence_word : sor< TAO_PEGTL_KEYWORD( "verified" ), TAO_PEGTL_KEYWORD( "inferred" ) > {};

@@ -101,17 +101,19 @@ void print_rule(const dsl::RuleMeta& r, bool all_examples, std::ostream& out) {
     for (const auto& t : r.tags) out << " " << t;
     out << "\n";
   }
-  // `severity WORD if COND`: the first that holds sets a finding's severity
-  for (const auto& [sev, cond] : r.severity_ifs)
-    out << "  severity " << dsl::severity_name(sev) << " for a finding where (first that holds): " << cond << "\n";
+  // `severity WORD if COND` of a body: the first that holds sets a finding's severity
+  auto severity_ifs = [&out](const std::vector<std::pair<dsl::Severity, std::string>>& clauses) {
+    for (const auto& [sev, cond] : clauses)
+      out << "  severity " << dsl::severity_name(sev) << " for a finding where (first that holds): " << cond << "\n";
+  };
+  severity_ifs(r.severity_ifs);
   if (!r.when.empty()) out << "  runs only when: " << r.when << "\n";
   out << "  declared at " << r.source_file << ":" << r.source_line << "\n\n";
   out << "problem: " << r.problem << "\nimpact:  " << r.impact << "\naction:  " << r.action << "\n";
   // the `also` bodies: their findings carry this id at their own severity and wording
   for (const auto& a : r.alsos) {
     out << "\nalso \"" << a.label << "\" (" << dsl::severity_name(a.severity) << "): " << a.problem << "\n";
-    for (const auto& [sev, cond] : a.severity_ifs)
-      out << "  severity " << dsl::severity_name(sev) << " for a finding where (first that holds): " << cond << "\n";
+    severity_ifs(a.severity_ifs);
   }
   if (!r.help.empty()) out << "\n" << r.help << (r.help.back() == '\n' ? "" : "\n");
   bool bad_shown = false, good_shown = false;

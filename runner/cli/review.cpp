@@ -454,14 +454,14 @@ int run_review(const ReviewOptions& opts, const Environment& env, std::ostream& 
   ropts.summary_title = title;
   ropts.warn = [&err](std::string_view line) { err << "warning: " << line << "\n"; };
   report::FanOut fan;
+  // The change's notes, and the review's own that it printed, went to stderr already (the
+  // terminal shows both streams): a text report on the terminal leaves them out.
+  std::vector<std::string> printed = change->notes;
+  printed.insert(printed.end(), reviewed.printed_notes.begin(), reviewed.printed_notes.end());
   for (const auto& o : outputs) {
     bool to_stdout = o.path.empty() || o.path == "-";
     report::ReportOptions oo = ropts;
     oo.color = to_stdout && color && o.format == "text";
-    // The change's notes, and the review's own that it printed, went to stderr already (the
-    // terminal shows both streams).
-    std::vector<std::string> printed = change->notes;
-    printed.insert(printed.end(), reviewed.printed_notes.begin(), reviewed.printed_notes.end());
     fan.add_reporter(o.format, make_output(o, out, oo, to_stdout && o.format == "text" ? printed
                                                                                        : std::vector<std::string>{}));
   }

@@ -72,6 +72,20 @@ void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
     findings = std::move(kept);
   }
   if (o.audit) {
+    // A note of the audit: on the terminal (recorded as printed there) and in the reports (JSON
+    // `notes`, SARIF notifications, the card).
+    auto say = [&](std::string note) {
+      if (o.notes) {
+        *o.notes << "note: " << note << "\n";
+        out.printed_notes.push_back(note);
+      }
+      run.notes.push_back(std::move(note));
+    };
+    auto listed = [](const std::vector<std::string>& ids) {
+      std::string text;
+      for (const auto& id : ids) text += (text.empty() ? "" : ", ") + id;
+      return text;
+    };
     // An audit has no pull request: findings about its title, body or labels would judge empty
     // text.
     size_t before = findings.size();
@@ -82,30 +96,16 @@ void select(const ReviewOptions& o, report::RunInfo& run, ReviewResult& out) {
     findings.erase(std::remove_if(findings.begin(), findings.end(), [](const dsl::Finding& f) { return f.file.empty(); }),
                    findings.end());
     out.audit_dropped = before - findings.size();
-    if (size_t n = out.audit_dropped) {
-      // on the terminal and in the reports (JSON `notes`, SARIF notifications, the card)
-      std::string rules;
-      for (const auto& id : dropped_rules) rules += (rules.empty() ? "" : ", ") + id;
-      std::string note = "audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") + " of " +
-                         rules + " left out (an audit has no pull request to judge)";
-      if (o.notes) *o.notes << "note: " << note << "\n";
-      if (o.notes) out.printed_notes.push_back(note);
-      run.notes.push_back(std::move(note));
-    }
+    if (size_t n = out.audit_dropped)
+      say("audit mode: " + std::to_string(n) + " pull-request finding" + (n == 1 ? "" : "s") + " of " +
+          listed(dropped_rules) + " left out (an audit has no pull request to judge)");
     // The rules whose `when` did not hold: they judge a pull request's text or what a change adds
     // (`when not pr.audit`), which an audit has not. Said, so that their silence is not read as
     // a clean result.
-    if (!out.not_run.empty()) {
-      std::string rules;
-      for (const auto& id : out.not_run) rules += (rules.empty() ? "" : ", ") + id;
-      const size_t n = out.not_run.size();
-      std::string note = "audit mode: " + std::to_string(n) + (n == 1 ? " rule did not run, as its" : " rules did not run, as their") +
-                         " `when` condition needs a pull request (its text, or a change to judge against its base): " +
-                         rules;
-      if (o.notes) *o.notes << "note: " << note << "\n";
-      if (o.notes) out.printed_notes.push_back(note);
-      run.notes.push_back(std::move(note));
-    }
+    if (size_t n = out.not_run.size())
+      say("audit mode: " + std::to_string(n) + (n == 1 ? " rule did not run, as its" : " rules did not run, as their") +
+          " `when` condition needs a pull request (its text, or a change to judge against its base): " +
+          listed(out.not_run));
     // Nor kinds: every file is added, so each kind would name the whole tree ("dispatch change"
     // for a repository that has a dispatch), not what a change is about. They gated the rules
     // already.

@@ -342,17 +342,32 @@ const std::unordered_set<std::string_view>& noreturn_callees() {
 // mutating method (`.add(`, `.append(` …), an item assignment, `global`, `del`, `for`, `as` or
 // `import` before the name. Read from the module's own statements and its text: a name it cannot
 // vouch for is left out (a tuple target, `KINDS, X = …`, is not looked for). The candidates are
-// found in one pass over the module's statements; a name's text is searched only when a test
-// asks for it (`x in KINDS`), once.
+// found in one pass over the module's statements when a test first asks (`x in KINDS`); a name's
+// text is searched only when a test asks for that name, once.
 class ModuleCollections {
  public:
-  ModuleCollections(TSNode root, std::string_view src) : src_(src) {
+  ModuleCollections(TSNode root, std::string_view src) : root_(root), src_(src) {}
+
+  /// The display `name` is bound to, or a null node when the name is not vouched for.
+  TSNode find(std::string_view name) {
+    if (!found_) collect();
+    auto it = candidates_.find(name);
+    if (it == candidates_.end()) return TSNode{};
+    if (it->second.second == 0) it->second.second = unchanged(name) ? 1 : 2;
+    return it->second.second == 1 ? it->second.first : TSNode{};
+  }
+
+ private:
+  // The candidates, from the module's top-level statements: on the first question only (most
+  // files never ask).
+  void collect() {
+    found_ = true;
     std::unordered_map<std::string_view, int> bound;
-    each_named(root, [&](TSNode c) {
+    each_named(root_, [&](TSNode c) {
       if (!is(c, "expression_statement")) return;
       TSNode a = ts_node_named_child(c, 0);
       if (!is(a, "assignment") || !is(field(a, "left"), "identifier")) return;
-      const std::string_view nm = node_text(field(a, "left"), src);
+      const std::string_view nm = node_text(field(a, "left"), src_);
       ++bound[nm];
       TSNode r = field(a, "right");
       if (is(r, "list") || is(r, "tuple") || is(r, "set")) candidates_[nm] = {r, 0};
@@ -361,15 +376,6 @@ class ModuleCollections {
       if (bound[nm] != 1) c.second = 2;  // bound twice at the top level
   }
 
-  /// The display `name` is bound to, or a null node when the name is not vouched for.
-  TSNode find(std::string_view name) {
-    auto it = candidates_.find(name);
-    if (it == candidates_.end()) return TSNode{};
-    if (it->second.second == 0) it->second.second = unchanged(name) ? 1 : 2;
-    return it->second.second == 1 ? it->second.first : TSNode{};
-  }
-
- private:
   bool unchanged(std::string_view nm) const {
     const std::string_view src = src_;
     int assigned = 0;  // `NAME =` / `NAME: T =` in the text, the top-level one included
@@ -405,7 +411,9 @@ class ModuleCollections {
     return assigned == 1;
   }
 
+  TSNode root_;
   std::string_view src_;
+  bool found_ = false;  // collect() has run
   // name -> (display, 0 not yet searched / 1 vouched for / 2 not)
   std::unordered_map<std::string_view, std::pair<TSNode, int>> candidates_;
 };
@@ -953,7 +961,6 @@ class Analyzer {
     std::vector<Lit> held = guards_;
     if (read_state_) flag_lits(*read_state_, held, read_at);
     if (rs.unbound_lits.empty()) return;
-    // A module constant's display, unless this scope binds the name itself.
     std::function<std::string(TSNode)> alias;
     if (would_alias)
       alias = [this, would_alias](TSNode operand) -> std::string {
@@ -972,6 +979,7 @@ class Analyzer {
       };
     Logic lg(
         src_,
+        // a module constant's display, unless this scope binds the name itself
         [this](std::string_view nm) -> TSNode {
           if (!module_collections_ || names_.count(std::string(nm))) return TSNode{};
           return module_collections_->find(nm);
@@ -1577,18 +1585,16 @@ class Analyzer {
         plain = plain && is(k, "identifier");
         items.push_back(k);
       });
-      const std::string value(node_text(cur, src_));
       if (plain) {
+        const std::string value(node_text(cur, src_));
         // Two unpackings of one text into different counts: not known which holds where.
         auto [it, fresh] = unpack_arity_.emplace(value, items.size());
         if (!fresh && it->second != items.size()) it->second = 0;
-      }
-      if (plain)
-        for (size_t k = 0; k < items.size(); ++k)
-        {
+        for (size_t k = 0; k < items.size(); ++k) {
           unpack_alias_[ts_node_start_byte(items[k])] = value + "[-" + std::to_string(items.size() - k) + "]";
           unpacked_names_.insert(node_text(items[k], src_));
         }
+      }
     }
     // `flag = True` / `= None` / `= 0` / `= "x"`: the path knows the flag's truth.
     int v = constant_value(cur);
